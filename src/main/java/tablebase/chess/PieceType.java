@@ -1,0 +1,22 @@
+package tablebase.chess;
+
+/** The five pawnless piece types; the letter is FEN's (upper case) and SAN's. */
+public enum PieceType {
+    KING('K'), QUEEN('Q'), ROOK('R'), BISHOP('B'), KNIGHT('N');
+
+    private final char letter;
+
+    PieceType(char letter) { this.letter = letter; }
+
+    public char letter() { return letter; }
+
+    public boolean slides() { return this == QUEEN || this == ROOK || this == BISHOP; }
+
+    /** Minor pieces: a lone one (or two knights) cannot force mate. */
+    public boolean isMinor() { return this == BISHOP || this == KNIGHT; }
+
+    public static PieceType fromLetter(char c) {
+        for (PieceType t : values()) if (t.letter == Character.toUpperCase(c)) return t;
+        throw new IllegalArgumentException("not a piece letter: '" + c + "' (K, Q, R, B, N; pawns are not supported)");
+    }
+}

@@ -1,0 +1,222 @@
+package tablebase.generate;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
+import tablebase.chess.Color;
+
+/**
+ * Retrograde analysis on Spark. The table is a dataset of {@code long} placement keys (the squares of
+ * White's pieces), each carrying the 64 Black king squares as bit masks ({@link LoneKingRules}); a mask
+ * bit is one position. It is hash-partitioned by placement and each partition is one
+ * {@link PlacementBlock} of sorted primitive arrays.
+ *
+ * <p>From the checkmates (the Black frontier at depth 0), each iteration makes two half-moves:
+ * <ol>
+ *   <li><b>White</b>: un-move White from the Black frontier, shuffle the un-moves to the partition of
+ *       their earlier placement and join them there with the White solved set; the anti-join is per
+ *       Black king square ({@code kings & ~won}). What is left is won in depth + 1, with its move.</li>
+ *   <li><b>Black</b>: a Black-to-move square is lost in depth + 1 once every Black king move from it
+ *       enters the White solved set. A Black king move never changes the placement, so this is decided
+ *       inside the partition: no shuffle, nothing collected to the driver.</li>
+ * </ol>
+ * It stops when the Black frontier is empty. Each half-move's blocks are persisted and locally
+ * checkpointed, so the lineage stays one level deep over the ~66 half-moves.
+ *
+ * <p>Why blocks in an RDD rather than rows in a Spark SQL Dataset: the iteration's joins must find the
+ * table already partitioned by placement, level after level; Catalyst loses that across checkpoints or,
+ * where it keeps it, carries join size estimates that multiply at every level until planning itself
+ * stalls. Here the partitioning is explicit and each half-move costs one shuffle at most.
+ */
+public final class RetrogradeJob {
+    private final JavaSparkContext jsc;
+    private final LoneKingRules rules;
+    private final int partitions;
+
+    /**
+     * @param partitions number of partitions. All data is hash-partitioned by placement into this many;
+     *     about the number of cores is right, since rows are few: on 2 cores 2-4 partitions beat Spark's
+     *     default of 200 several times over.
+     */
+    public RetrogradeJob(JavaSparkContext jsc, LoneKingRules rules, int partitions) {
+        this.jsc = jsc;
+        this.rules = rules;
+        this.partitions = partitions;
+    }
+
+    /** The solved table (one {@link PlacementBlock} per partition) and every half-move's figures. */
+    public record Solved(LoneKingRules rules, JavaRDD<PlacementBlock> blocks, List<HalfMove> halfMoves) {
+        public int maxDepth(Color side) {
+            return halfMoves.stream().filter(h -> h.side() == side && h.newPositions() > 0)
+                    .mapToInt(HalfMove::depth).max().orElse(0);
+        }
+
+        public long total(Color side) {
+            return halfMoves.stream().filter(h -> h.side() == side).mapToLong(HalfMove::newPositions).sum();
+        }
+    }
+
+    public Solved run(Consumer<HalfMove> progress) {
+        ShuffleMeter meter = new ShuffleMeter(jsc.sc());
+        try {
+            return iterate(progress, meter);
+        } finally {
+            meter.close();
+        }
+    }
+
+    private Solved iterate(Consumer<HalfMove> progress, ShuffleMeter meter) {
+        List<HalfMove> halfMoves = new ArrayList<>();
+        Partitioner byPlacement = new HashPartitioner(partitions);
+        long start = System.nanoTime();
+        JavaRDD<PlacementBlock> blocks = materialize(checkmates(byPlacement));
+        long[] fresh = frontierSizes(blocks);
+        long whiteTotal = 0, blackTotal = fresh[1];
+        halfMoves.add(report(progress, new HalfMove(Color.BLACK, 0, fresh[1], 0, blackTotal, seconds(start), 0, 0)));
+        for (int depth = 1; fresh[1] > 0; depth++) {
+            start = System.nanoTime();
+            ShuffleMeter.Reading before = meter.read();
+            JavaRDD<PlacementBlock> afterWhite = materialize(whiteHalfMove(blocks, byPlacement, depth));
+            fresh = frontierSizes(afterWhite);
+            whiteTotal += fresh[0];
+            ShuffleMeter.Reading shuffled = meter.read().minus(before);
+            halfMoves.add(report(progress, new HalfMove(Color.WHITE, depth, fresh[0], whiteTotal, blackTotal,
+                    seconds(start), fresh[2], shuffled.bytes())));
+            blocks.unpersist(false);
+
+            start = System.nanoTime();
+            JavaRDD<PlacementBlock> afterBlack = materialize(blackHalfMove(afterWhite, depth));
+            fresh = frontierSizes(afterBlack);
+            blackTotal += fresh[1];
+            halfMoves.add(report(progress, new HalfMove(Color.BLACK, depth, fresh[1], whiteTotal, blackTotal,
+                    seconds(start), 0, 0)));
+            afterWhite.unpersist(false);
+            blocks = afterBlack;
+        }
+        return new Solved(rules, blocks, halfMoves);
+    }
+
+    /**
+     * Depth 0: each partition builds its own block, the placements that hash to it with their checkmates,
+     * so the table starts partitioned without a shuffle.
+     */
+    private JavaRDD<PlacementBlock> checkmates(Partitioner byPlacement) {
+        LoneKingRules r = rules;
+        List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
+        return jsc.parallelize(ids, partitions).map(part -> {
+            long[] placements = java.util.stream.LongStream.range(0, r.placementSpace())
+                    .filter(p -> r.isValid(p) && byPlacement.getPartition(p) == part).toArray();
+            long[] mates = new long[placements.length];
+            for (int i = 0; i < placements.length; i++) mates[i] = r.checkmates(placements[i]);
+            return PlacementBlock.ofCheckmates(placements, mates);
+        });
+    }
+
+    /**
+     * White's half-move to {@code depth}: un-moves from the Black frontier go to the partition of their
+     * earlier placement (the one shuffle), where the anti-join with the solved set keeps the new wins.
+     */
+    private JavaRDD<PlacementBlock> whiteHalfMove(JavaRDD<PlacementBlock> blocks, Partitioner byPlacement, int depth) {
+        LoneKingRules r = rules;
+        int n = partitions;
+        JavaPairRDD<Integer, UnmoveBatch> unmoves = blocks.flatMapToPair(b -> {
+            UnmoveBatch[] batches = new UnmoveBatch[n];
+            for (int i = 0; i < n; i++) batches[i] = new UnmoveBatch();
+            for (int i = 0; i < b.size(); i++) {
+                if (b.blackFrontier[i] == 0) continue;
+                r.whiteUnmoves(b.placements[i], b.blackFrontier[i],
+                        (earlier, move, kings) -> batches[byPlacement.getPartition(earlier)].add(earlier, move, kings));
+            }
+            List<Tuple2<Integer, UnmoveBatch>> out = new ArrayList<>();
+            for (int i = 0; i < n; i++) if (batches[i].size() > 0) out.add(new Tuple2<>(i, batches[i].trimmed()));
+            return out.iterator();
+        }).partitionBy(new HashPartitioner(n));
+        return blocks.zipPartitions(unmoves.values(), (own, arriving) -> List.of(joinWhiteWins(own.next(), arriving, depth)).iterator());
+    }
+
+    /** The join of arriving un-moves with this partition's White solved set, and the per-square anti-join. */
+    static PlacementBlock joinWhiteWins(PlacementBlock b, Iterator<UnmoveBatch> arriving, int depth) {
+        int size = b.size();
+        long[] fresh = new long[size];
+        byte[] moves = b.whiteMove.clone();
+        long joined = 0;
+        while (arriving.hasNext()) {
+            UnmoveBatch batch = arriving.next();
+            joined += batch.size();
+            for (int k = 0; k < batch.size(); k++) {
+                int i = b.indexOf(batch.placement(k));
+                long wins = batch.kings(k) & ~b.won[i];
+                if (wins == 0) continue;
+                fresh[i] |= wins;
+                int move = batch.move(k);
+                // Every move found at this depth is optimal; keeping the smallest code makes the choice
+                // the same whatever order the un-moves arrive in.
+                for (long s = wins; s != 0; s &= s - 1) {
+                    int at = i * 64 + Long.numberOfTrailingZeros(s);
+                    if (move < (moves[at] & 0xFF)) moves[at] = (byte) move;
+                }
+            }
+        }
+        long[] won = b.won.clone();
+        byte[] dtm = b.whiteDtm.clone();
+        for (int i = 0; i < size; i++) {
+            won[i] |= fresh[i];
+            stamp(dtm, i, fresh[i], depth);
+        }
+        return new PlacementBlock(b.placements, won, b.lost, fresh, new long[size], dtm, moves, b.blackDtm, joined);
+    }
+
+    /** Black's half-move to {@code depth}, inside each partition: squares whose every move enters the solved set. */
+    private JavaRDD<PlacementBlock> blackHalfMove(JavaRDD<PlacementBlock> blocks, int depth) {
+        LoneKingRules r = rules;
+        return blocks.map(b -> markBlackLosses(r, b, depth));
+    }
+
+    static PlacementBlock markBlackLosses(LoneKingRules rules, PlacementBlock b, int depth) {
+        int size = b.size();
+        long[] lost = b.lost.clone();
+        long[] fresh = new long[size];
+        byte[] dtm = b.blackDtm.clone();
+        for (int i = 0; i < size; i++) {
+            if (b.whiteFrontier[i] == 0) continue; // nothing new to lose into
+            fresh[i] = rules.everyMoveLoses(b.placements[i], b.won[i]) & ~lost[i];
+            lost[i] |= fresh[i];
+            stamp(dtm, i, fresh[i], depth);
+        }
+        return new PlacementBlock(b.placements, b.won, lost, b.whiteFrontier, fresh, b.whiteDtm, b.whiteMove, dtm, 0);
+    }
+
+    private static void stamp(byte[] depths, int row, long squares, int depth) {
+        for (long s = squares; s != 0; s &= s - 1) depths[row * 64 + Long.numberOfTrailingZeros(s)] = (byte) depth;
+    }
+
+    /** Computes the blocks once and cuts their lineage: the next half-move starts from them, not from depth 0. */
+    private static JavaRDD<PlacementBlock> materialize(JavaRDD<PlacementBlock> blocks) {
+        blocks.persist(StorageLevel.MEMORY_AND_DISK());
+        blocks.rdd().localCheckpoint();
+        blocks.count();
+        return blocks;
+    }
+
+    /** {new White wins, new Black losses, White un-move rows joined} of the last half-moves. */
+    private static long[] frontierSizes(JavaRDD<PlacementBlock> blocks) {
+        return blocks.map(b -> new long[] {b.newWhite(), b.newBlack(), b.unmovesJoined})
+                .reduce((x, y) -> new long[] {x[0] + y[0], x[1] + y[1], x[2] + y[2]});
+    }
+
+    private static HalfMove report(Consumer<HalfMove> progress, HalfMove halfMove) {
+        progress.accept(halfMove);
+        return halfMove;
+    }
+
+    private static double seconds(long startNanos) { return (System.nanoTime() - startNanos) / 1e9; }
+}
