@@ -87,9 +87,13 @@ public final class Fen {
 
     /** Writes the position as a full six-field FEN with no castling, no en passant and zero counters. */
     public static String of(Position position) {
+        return of(position.material(), position.squares(), position.sideToMove());
+    }
+
+    /** The FEN of pieces of {@code material} on {@code squares} (same order), without building a Position. */
+    public static String of(Material material, int[] squares, Color sideToMove) {
         char[] board = new char[64];
-        for (int i = 0; i < position.material().size(); i++)
-            board[position.square(i)] = position.piece(i).fenLetter();
+        for (int i = 0; i < squares.length; i++) board[squares[i]] = material.piece(i).fenLetter();
         StringBuilder sb = new StringBuilder(40);
         for (int rank = 7; rank >= 0; rank--) {
             int empty = 0;
@@ -102,6 +106,6 @@ public final class Fen {
             if (empty > 0) sb.append(empty);
             if (rank > 0) sb.append('/');
         }
-        return sb.append(' ').append(position.sideToMove().fenLetter()).append(" - - 0 1").toString();
+        return sb.append(' ').append(sideToMove.fenLetter()).append(" - - 0 1").toString();
     }
 }

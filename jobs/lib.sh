@@ -1,0 +1,29 @@
+# Shared by the launchers in jobs/: builds the project when sources changed, then runs a main class
+# with Spark's Java 17 flags. Sourced, not run.
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+JAR="$ROOT/target/spark-tablebase.jar"
+CLASSPATH_FILE="$ROOT/target/classpath.txt"
+
+build_if_needed() {
+  local stale=0
+  if [[ ! -f "$JAR" || ! -f "$CLASSPATH_FILE" ]]; then stale=1
+  elif [[ -n "$(find "$ROOT/src/main" "$ROOT/pom.xml" -newer "$JAR" -print -quit)" ]]; then stale=1
+  fi
+  if (( stale )); then
+    echo "building the project (mvn package) ..." >&2
+    (cd "$ROOT" && mvn -q -B -DskipTests package dependency:build-classpath \
+        -Dmdep.outputFile="$CLASSPATH_FILE" -Dmdep.includeScope=runtime >&2)
+  fi
+}
+
+# run_main CLASS ARGS...: driver heap from DRIVER_MEMORY (default 1g, Spark's own default driver memory).
+run_main() {
+  build_if_needed
+  local opens
+  opens=$(unzip -p "$JAR" tablebase/build.properties | sed -n 's/^jvm.options=//p')
+  # shellcheck disable=SC2086
+  exec java -Xmx"${DRIVER_MEMORY:-1g}" $opens ${JAVA_OPTS:-} \
+    -Dlog4j.configurationFile="$ROOT/jobs/log4j2.properties" \
+    -cp "$JAR:$(cat "$CLASSPATH_FILE")" "$@"
+}

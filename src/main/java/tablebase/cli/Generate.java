@@ -1,0 +1,66 @@
+package tablebase.cli;
+
+import java.nio.file.Path;
+import java.util.Set;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.generate.LoneKingRules;
+import tablebase.generate.RetrogradeJob;
+import tablebase.output.Manifest;
+import tablebase.output.OutputFolder;
+import tablebase.output.TableExport;
+
+/** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
+public final class Generate {
+    static final String USAGE = "usage: generate --endgame KBNK --out DIR [--master local[*]] [--partitions N]"
+            + " [--overwrite] [--conf spark.key=value ...]";
+
+    private Generate() {}
+
+    public static void main(String[] argv) {
+        System.exit(Cli.run("generate", USAGE, () -> generate(argv)));
+    }
+
+    static int generate(String[] argv) throws Exception {
+        Args args = new Args(argv, Set.of("--endgame", "--out", "--master", "--partitions", "--conf"), Set.of("--overwrite"));
+        if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
+        Material material = Material.parse(args.required("--endgame"));
+        LoneKingRules rules = new LoneKingRules(material);
+        Path out = Path.of(args.required("--out"));
+        long start = System.nanoTime();
+
+        try (OutputFolder folder = OutputFolder.prepare(out, args.has("--overwrite"));
+             SparkSession spark = SparkSession.builder().config(sparkConf(args)).getOrCreate()) {
+            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+            int partitions = args.positiveInt("--partitions", jsc.defaultParallelism());
+            System.out.printf("%s on %s, %d partitions%n", material.name(), jsc.master(), partitions);
+            RetrogradeJob.Solved solved = new RetrogradeJob(jsc, rules, partitions)
+                    .run(h -> System.out.println(h.progressLine()));
+            Manifest.Run run = new Manifest.Run(Versions.project(),
+                    spark.version(), jsc.master(), partitions, (System.nanoTime() - start) / 1e9);
+            TableExport.write(spark, solved, folder.staging(), run);
+            folder.commit();
+            System.out.printf("%s: %,d White-to-move wins (longest mate %d), %,d Black-to-move losses; wrote %s in %.1f s%n",
+                    material.name(), solved.total(Color.WHITE), solved.maxDepth(Color.WHITE), solved.total(Color.BLACK),
+                    folder.target(), (System.nanoTime() - start) / 1e9);
+            return 0;
+        }
+    }
+
+    /** Spark properties: --conf pairs, then --master (default local[*] when nothing else set one). */
+    static SparkConf sparkConf(Args args) {
+        SparkConf conf = new SparkConf().setAppName("tablebase-generate");
+        conf.setIfMissing("spark.ui.enabled", "false");
+        for (String pair : args.all("--conf")) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) throw new Args.UsageException("--conf takes key=value, not '" + pair + "'");
+            conf.set(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+        if (args.has("--master")) conf.setMaster(args.get("--master", null));
+        conf.setIfMissing("spark.master", "local[*]");
+        return conf;
+    }
+}

@@ -1,0 +1,107 @@
+package tablebase.output;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Iterator;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.chess.Move;
+import tablebase.chess.Position;
+import tablebase.chess.Square;
+import tablebase.generate.LoneKingRules;
+import tablebase.generate.PlacementBlock;
+
+/**
+ * The seed's packed KBNK file: 64 * 32 * 64 * 64 two-byte words, no header. Only White-to-move positions
+ * with a light-square bishop are stored, word {@code ((wk * 32 + wb / 2) * 64 + wn) * 64 + bk}; byte 0 is
+ * the mate distance (0: not a White win), byte 1 is {@code FF << 6 | to} with FF 1 king, 2 bishop,
+ * 3 knight. Dark-square bishops are read through the file mirror {@code file -> 7 - file}.
+ *
+ * <p>Reading maps the file; lookups only read it, so one instance serves any number of threads.
+ */
+public final class PackedTable {
+    public static final Material KBNK = Material.parse("KBNK");
+    public static final long SIZE = 64L * 32 * 64 * 64 * 2;
+    private static final int KING = 0, BISHOP = 1, KNIGHT = 2, BLACK_KING = 3;
+
+    private final ByteBuffer words;
+
+    private PackedTable(ByteBuffer words) { this.words = words; }
+
+    /** Opens a packed file; a missing file or one of the wrong size is an IOException with a one-line reason. */
+    public static PackedTable open(Path file) throws IOException {
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (NoSuchFileException e) {
+            throw new NoSuchFileException(file + ": no such file (generate it with jobs/generate --endgame KBNK)");
+        }
+        if (size != SIZE)
+            throw new IOException(file + " is " + size + " bytes; a packed KBNK table is exactly " + SIZE);
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            return new PackedTable(channel.map(FileChannel.MapMode.READ_ONLY, 0, SIZE));
+        }
+    }
+
+    /** The byte address of a White-to-move position's word; the bishop must be on a light square. */
+    public static int address(int wk, int wb, int wn, int bk) {
+        return 2 * (((wk * 32 + wb / 2) * 64 + wn) * 64 + bk);
+    }
+
+    /** The stored entry of a White-to-move KBNK position, looked up through the mirror when the bishop is dark. */
+    public Entry lookup(Position position) {
+        if (!position.material().equals(KBNK) || position.sideToMove() != Color.WHITE)
+            throw new IllegalArgumentException("the packed table holds KBNK with White to move, not "
+                    + position.material() + " with " + position.sideToMove().fenLetter() + " to move");
+        int wk = position.square(KING), wb = position.square(BISHOP), wn = position.square(KNIGHT), bk = position.square(BLACK_KING);
+        boolean mirrored = !Square.isLight(wb);
+        if (mirrored) {
+            wk = Square.mirrorFile(wk);
+            wb = Square.mirrorFile(wb);
+            wn = Square.mirrorFile(wn);
+            bk = Square.mirrorFile(bk);
+        }
+        int at = address(wk, wb, wn, bk);
+        int dtm = words.get(at) & 0xFF;
+        if (dtm == 0) return new Entry(0, null);
+        int code = words.get(at + 1) & 0xFF;
+        int piece = (code >>> 6) - 1;
+        int to = code & 63;
+        if (mirrored) to = Square.mirrorFile(to);
+        int victim = position.pieceAt(to);
+        return new Entry(dtm, new Move(piece, position.square(piece), to, victim));
+    }
+
+    /** A stored answer: White mates in {@code dtm} (0: no White win stored) starting with {@code move}. */
+    public record Entry(int dtm, Move move) {}
+
+    /** Writes the packed words of a solved KBNK table to {@code out}, light-square bishops only. */
+    public static void write(LoneKingRules rules, Iterator<PlacementBlock> blocks, OutputStream out) throws IOException {
+        if (!rules.material().equals(KBNK)) throw new IllegalArgumentException("the packed format is KBNK's only");
+        byte[] file = new byte[(int) SIZE];
+        while (blocks.hasNext()) {
+            PlacementBlock block = blocks.next();
+            for (int i = 0; i < block.size(); i++) {
+                long placement = block.placement(i);
+                int wb = rules.square(placement, BISHOP);
+                if (!Square.isLight(wb)) continue;
+                int wk = rules.square(placement, KING), wn = rules.square(placement, KNIGHT);
+                for (int bk = 0; bk < 64; bk++) {
+                    int dtm = block.whiteDtm(i, bk);
+                    if (dtm == 0) continue;
+                    int move = block.whiteMove(i, bk);
+                    int at = address(wk, wb, wn, bk);
+                    file[at] = (byte) dtm;
+                    file[at + 1] = (byte) (((move >>> 6) + 1) << 6 | (move & 63));
+                }
+            }
+        }
+        out.write(file);
+    }
+}
