@@ -24,7 +24,8 @@ public final class Generate {
         System.exit(Cli.run("generate", USAGE, () -> generate(argv)));
     }
 
-    static int generate(String[] argv) throws Exception {
+    /** Runs the command and returns its exit code; a Spark session already active is used and left running. */
+    public static int generate(String[] argv) throws Exception {
         Args args = new Args(argv, Set.of("--endgame", "--out", "--master", "--partitions", "--conf"), Set.of("--overwrite"));
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         Material material = Material.parse(args.required("--endgame"));
@@ -32,22 +33,33 @@ public final class Generate {
         Path out = Path.of(args.required("--out"));
         long start = System.nanoTime();
 
-        try (OutputFolder folder = OutputFolder.prepare(out, args.has("--overwrite"));
-             SparkSession spark = SparkSession.builder().config(sparkConf(args)).getOrCreate()) {
-            JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-            int partitions = args.positiveInt("--partitions", jsc.defaultParallelism());
-            System.out.printf("%s on %s, %d partitions%n", material.name(), jsc.master(), partitions);
-            RetrogradeJob.Solved solved = new RetrogradeJob(jsc, rules, partitions)
-                    .run(h -> System.out.println(h.progressLine()));
-            Manifest.Run run = new Manifest.Run(Versions.project(),
-                    spark.version(), jsc.master(), partitions, (System.nanoTime() - start) / 1e9);
-            TableExport.write(spark, solved, folder.staging(), run);
-            folder.commit();
-            System.out.printf("%s: %,d White-to-move wins (longest mate %d), %,d Black-to-move losses; wrote %s in %.1f s%n",
-                    material.name(), solved.total(Color.WHITE), solved.maxDepth(Color.WHITE), solved.total(Color.BLACK),
-                    folder.target(), (System.nanoTime() - start) / 1e9);
-            return 0;
+        boolean ownSession = SparkSession.getActiveSession().isEmpty();
+        try (OutputFolder folder = OutputFolder.prepare(out, args.has("--overwrite"))) {
+            SparkSession spark = SparkSession.builder().config(sparkConf(args)).getOrCreate();
+            try {
+                return solveAndWrite(spark, rules, args, folder, start);
+            } finally {
+                if (ownSession) spark.stop(); // a session handed in (tests, notebooks) stays up
+            }
         }
+    }
+
+    private static int solveAndWrite(SparkSession spark, LoneKingRules rules, Args args, OutputFolder folder, long start)
+            throws java.io.IOException {
+        Material material = rules.material();
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        int partitions = args.positiveInt("--partitions", jsc.defaultParallelism());
+        System.out.printf("%s on %s, %d partitions%n", material.name(), jsc.master(), partitions);
+        RetrogradeJob.Solved solved = new RetrogradeJob(jsc, rules, partitions)
+                .run(h -> System.out.println(h.progressLine()));
+        Manifest.Run run = new Manifest.Run(Versions.project(),
+                spark.version(), jsc.master(), partitions, start);
+        TableExport.write(spark, solved, folder.staging(), run);
+        folder.commit();
+        System.out.printf("%s: %,d White-to-move wins (longest mate %d), %,d Black-to-move losses; wrote %s in %.1f s%n",
+                material.name(), solved.total(Color.WHITE), solved.maxDepth(Color.WHITE), solved.total(Color.BLACK),
+                folder.target(), (System.nanoTime() - start) / 1e9);
+        return 0;
     }
 
     /** Spark properties: --conf pairs, then --master (default local[*] when nothing else set one). */
