@@ -146,6 +146,21 @@ public final class LoneKingRules implements Serializable {
         }
     }
 
+    /**
+     * The order in which equally good White moves are preferred: the smallest code, where for a placement
+     * whose first bishop stands on a dark square the target square is read through the file mirror. So a
+     * position and its mirror image prefer mirrored moves, as the packed file's mirror lookup expects.
+     */
+    public int tieBreakRank(long placement, int code) {
+        return mirroredHalf(placement) ? code ^ 7 : code;
+    }
+
+    private boolean mirroredHalf(long placement) {
+        for (int i = 0; i < white.length; i++)
+            if (white[i] == PieceType.BISHOP) return !tablebase.chess.Square.isLight(square(placement, i));
+        return false;
+    }
+
     /** The placement after White's move {@code code} from {@code placement}. */
     public long play(long placement, int code) {
         int[] squares = new int[white.length];

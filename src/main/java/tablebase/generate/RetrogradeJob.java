@@ -140,11 +140,11 @@ public final class RetrogradeJob {
             for (int i = 0; i < n; i++) if (batches[i].size() > 0) out.add(new Tuple2<>(i, batches[i].trimmed()));
             return out.iterator();
         }).partitionBy(new HashPartitioner(n));
-        return blocks.zipPartitions(unmoves.values(), (own, arriving) -> List.of(joinWhiteWins(own.next(), arriving, depth)).iterator());
+        return blocks.zipPartitions(unmoves.values(), (own, arriving) -> List.of(joinWhiteWins(r, own.next(), arriving, depth)).iterator());
     }
 
     /** The join of arriving un-moves with this partition's White solved set, and the per-square anti-join. */
-    static PlacementBlock joinWhiteWins(PlacementBlock b, Iterator<UnmoveBatch> arriving, int depth) {
+    static PlacementBlock joinWhiteWins(LoneKingRules rules, PlacementBlock b, Iterator<UnmoveBatch> arriving, int depth) {
         int size = b.size();
         long[] fresh = new long[size];
         byte[] moves = b.whiteMove.clone();
@@ -158,11 +158,13 @@ public final class RetrogradeJob {
                 if (wins == 0) continue;
                 fresh[i] |= wins;
                 int move = batch.move(k);
-                // Every move found at this depth is optimal; keeping the smallest code makes the choice
-                // the same whatever order the un-moves arrive in.
+                int rank = rules.tieBreakRank(b.placements[i], move);
+                // Every move found at this depth is optimal; a fixed preference among them makes the
+                // choice the same whatever order the un-moves arrive in.
                 for (long s = wins; s != 0; s &= s - 1) {
                     int at = i * 64 + Long.numberOfTrailingZeros(s);
-                    if (move < (moves[at] & 0xFF)) moves[at] = (byte) move;
+                    if (moves[at] == PlacementBlock.NO_MOVE || rank < rules.tieBreakRank(b.placements[i], moves[at] & 0xFF))
+                        moves[at] = (byte) move;
                 }
             }
         }
