@@ -65,6 +65,24 @@ class KbnkTableTest {
     }
 
     @Test
+    void everyQueryOfTheSqlNotebookRunsAndAnswers() throws Exception {
+        String text = Files.readString(Path.of("notebooks/kbnk_mate_depth.sql"));
+        String withoutComments = text.lines().map(l -> l.replaceFirst("--.*", "")).reduce("", (a, b) -> a + "\n" + b);
+        int run = 0;
+        for (String statement : withoutComments.split(";")) {
+            if (statement.isBlank()) continue;
+            assertNotEquals(0, SparkTestSession.session().sql(statement).count(), statement);
+            run++;
+        }
+        assertEquals(5, run);
+        // mates happen only in the corners of the bishop's colour and on the edge next to them
+        for (Row r : SparkTestSession.session().sql("SELECT DISTINCT bk FROM kbnk WHERE stm = 'b' AND dtm = 0").collectAsList()) {
+            int bk = Square.parse(r.getString(0));
+            assertEquals(true, Square.file(bk) == 0 || Square.file(bk) == 7 || Square.rank(bk) == 0 || Square.rank(bk) == 7, r.getString(0));
+        }
+    }
+
+    @Test
     void the33MoveWinsAre138PositionsUpToTheEightSymmetries() {
         Set<Long> canonical = new HashSet<>();
         for (Row r : rows.filter("stm = 'w' AND dtm = 33").select("fen").collectAsList()) {
@@ -108,23 +126,33 @@ class KbnkTableTest {
                 IntStream.range(0, bytes.length / 2).filter(w -> bytes[2 * w] != 0).count());
     }
 
-    @Test
-    void everyParquetWhiteRowMatchesThePackedFileDarkBishopsThroughTheMirror() {
+    /** A check of one Parquet row against the packed file, run on the executors. */
+    interface RowCheck extends java.io.Serializable {
+        boolean holds(PackedTable table, Row row, Position position);
+    }
+
+    /** The FENs of the rows failing {@code check}; each partition opens the packed file once. */
+    private static long failures(Dataset<Row> rows, RowCheck check) {
         String path = packedFile.toString();
-        MapPartitionsFunction<Row, String> mismatches = it -> {
+        MapPartitionsFunction<Row, String> failing = it -> {
             PackedTable table = PackedTable.open(Path.of(path));
             List<String> bad = new ArrayList<>();
             while (it.hasNext()) {
                 Row r = it.next();
-                Position p = Fen.parse(r.getAs("fen"));
-                PackedTable.Entry e = table.lookup(p);
-                int dtm = r.getAs("dtm");
-                if (e.dtm() != dtm || e.move() == null || !e.move().uci().equals(r.getAs("best_move"))) bad.add(r.getAs("fen"));
+                if (!check.holds(table, r, Fen.parse(r.getAs("fen")))) bad.add(r.getAs("fen"));
             }
             return bad.iterator();
         };
+        return rows.mapPartitions(failing, Encoders.STRING()).count();
+    }
+
+    @Test
+    void everyParquetWhiteRowMatchesThePackedFileDarkBishopsThroughTheMirror() {
         Dataset<Row> white = rows.filter(col("stm").equalTo("w"));
-        assertEquals(0, white.mapPartitions(mismatches, Encoders.STRING()).count());
+        assertEquals(0, failures(white, (table, r, p) -> {
+            PackedTable.Entry e = table.lookup(p);
+            return e.dtm() == (int) r.getAs("dtm") && e.move() != null && e.move().uci().equals(r.getAs("best_move"));
+        }));
         long dark = white.filter("NOT " + LIGHT_BISHOP).count();
         assertNotEquals(0, dark);
         assertEquals(white.count() - dark, white.filter(LIGHT_BISHOP).count());
@@ -132,21 +160,12 @@ class KbnkTableTest {
 
     @Test
     void everyParquetBlackRowHoldsItsDepthAgainstThePackedFile() {
-        String path = packedFile.toString();
-        MapPartitionsFunction<Row, String> mismatches = it -> {
-            PackedTable table = PackedTable.open(Path.of(path));
-            List<String> bad = new ArrayList<>();
-            while (it.hasNext()) {
-                Row r = it.next();
-                Position p = Fen.parse(r.getAs("fen"));
-                int dtm = r.getAs("dtm");
-                if (blackDepth(table, p) != dtm || (dtm > 0 && !longest(table, p).equals(r.getAs("best_move")))) bad.add(r.getAs("fen"));
-            }
-            return bad.iterator();
-        };
         // a sample keeps this under a minute on 2 cores; the White rows above are all checked
         Dataset<Row> black = rows.filter(col("stm").equalTo("b")).sample(0.1, 5);
-        assertEquals(0, black.mapPartitions(mismatches, Encoders.STRING()).count());
+        assertEquals(0, failures(black, (table, r, p) -> {
+            int dtm = r.getAs("dtm");
+            return blackDepth(table, p) == dtm && (dtm == 0 || longest(table, p).equals(r.getAs("best_move")));
+        }));
     }
 
     @Test
