@@ -23,8 +23,6 @@ public final class Attacks {
 
     public static long king(int sq) { return KING[sq]; }
 
-    public static long knight(int sq) { return KNIGHT[sq]; }
-
     public static long between(int a, int b) { return BETWEEN[a * 64 + b]; }
 
     /** The squares a piece of this type on {@code sq} attacks, sliders stopping at the first occupied square. */

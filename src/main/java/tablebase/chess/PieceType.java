@@ -10,8 +10,6 @@ public enum PieceType {
 
     public char letter() { return letter; }
 
-    public boolean slides() { return this == QUEEN || this == ROOK || this == BISHOP; }
-
     /** Minor pieces: a lone one (or two knights) cannot force mate. */
     public boolean isMinor() { return this == BISHOP || this == KNIGHT; }
 

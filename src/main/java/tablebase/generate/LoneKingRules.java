@@ -5,8 +5,8 @@ import java.util.List;
 import tablebase.chess.Attacks;
 import tablebase.chess.Color;
 import tablebase.chess.Material;
-import tablebase.chess.Piece;
 import tablebase.chess.PieceType;
+import tablebase.chess.Square;
 
 /**
  * The chess rules of an endgame of White pieces against a lone Black king, worked on a whole
@@ -147,18 +147,15 @@ public final class LoneKingRules implements Serializable {
     }
 
     /**
-     * The order in which equally good White moves are preferred: the smallest code, where for a placement
-     * whose first bishop stands on a dark square the target square is read through the file mirror. So a
-     * position and its mirror image prefer mirrored moves, as the packed file's mirror lookup expects.
+     * How equally good White moves are ordered: the smallest {@code code ^ tieBreakFlip(placement)} is
+     * preferred. The flip (7) reads the target square through the file mirror when the first bishop stands
+     * on a dark square, so a position and its mirror image prefer mirrored moves, as the packed file's
+     * mirror lookup expects; otherwise it is 0 and the smallest code wins.
      */
-    public int tieBreakRank(long placement, int code) {
-        return mirroredHalf(placement) ? code ^ 7 : code;
-    }
-
-    private boolean mirroredHalf(long placement) {
+    public int tieBreakFlip(long placement) {
         for (int i = 0; i < white.length; i++)
-            if (white[i] == PieceType.BISHOP) return !tablebase.chess.Square.isLight(square(placement, i));
-        return false;
+            if (white[i] == PieceType.BISHOP) return Square.isLight(square(placement, i)) ? 0 : 7;
+        return 0;
     }
 
     /** The placement after White's move {@code code} from {@code placement}. */
@@ -195,6 +192,4 @@ public final class LoneKingRules implements Serializable {
         int n = white.length + 1;
         return placement | (long) blackKing << (6 * white.length) | (sideToMove == Color.BLACK ? 1L << (6 * n) : 0);
     }
-
-    public Piece whitePiece(int index) { return material.piece(index); }
 }

@@ -55,10 +55,6 @@ public final class PlacementBlock implements Serializable {
 
     public long placement(int i) { return placements[i]; }
 
-    public long won(int i) { return won[i]; }
-
-    public long lost(int i) { return lost[i]; }
-
     /** White's mate distance with the Black king on {@code bk}, 0 when White does not win. */
     public int whiteDtm(int i, int bk) { return whiteDtm[i * 64 + bk]; }
 

@@ -158,12 +158,12 @@ public final class RetrogradeJob {
                 if (wins == 0) continue;
                 fresh[i] |= wins;
                 int move = batch.move(k);
-                int rank = rules.tieBreakRank(b.placements[i], move);
+                int flip = rules.tieBreakFlip(b.placements[i]);
                 // Every move found at this depth is optimal; a fixed preference among them makes the
                 // choice the same whatever order the un-moves arrive in.
                 for (long s = wins; s != 0; s &= s - 1) {
                     int at = i * 64 + Long.numberOfTrailingZeros(s);
-                    if (moves[at] == PlacementBlock.NO_MOVE || rank < rules.tieBreakRank(b.placements[i], moves[at] & 0xFF))
+                    if (moves[at] == PlacementBlock.NO_MOVE || (move ^ flip) < ((moves[at] & 0xFF) ^ flip))
                         moves[at] = (byte) move;
                 }
             }
