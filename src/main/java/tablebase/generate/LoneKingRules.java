@@ -15,12 +15,10 @@ import tablebase.chess.Square;
  * Black king squares together, which is what keeps the Spark job's rows few and small.
  *
  * <p>Supported: material where any capture by the Black king leaves a draw (White has one piece, or
- * two minor pieces), so a capture is always an escape and no smaller table is needed.
+ * two minor pieces), so a capture is always an escape and no smaller table is needed. White moves are
+ * coded {@code piece << 6 | to}, which fits the byte {@link PlacementBlock} stores them in.
  */
 public final class LoneKingRules implements Serializable {
-    /** Move codes {@code piece << 6 | to} fit a byte while White has at most four pieces. */
-    public static final int NO_MOVE = 0xFF;
-
     private final Material material;
     private final PieceType[] white;
     /** sameAsNext[i]: piece i and i+1 are identical, so their squares are kept ascending. */
