@@ -12,7 +12,7 @@ build_if_needed() {
   fi
   if (( stale )); then
     echo "building the project (mvn package) ..." >&2
-    (cd "$ROOT" && mvn -q -B -DskipTests package dependency:build-classpath \
+    (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests package dependency:build-classpath \
         -Dmdep.outputFile="$CLASSPATH_FILE" -Dmdep.includeScope=runtime >&2)
   fi
 }

@@ -2,7 +2,6 @@ package tablebase.cli;
 
 import java.nio.file.Path;
 import java.util.Set;
-import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Color;
@@ -33,14 +32,8 @@ public final class Generate {
         Path out = Path.of(args.required("--out"));
         long start = System.nanoTime();
 
-        boolean ownSession = SparkSession.getActiveSession().isEmpty();
         try (OutputFolder folder = OutputFolder.prepare(out, args.has("--overwrite"))) {
-            SparkSession spark = SparkSession.builder().config(sparkConf(args)).getOrCreate();
-            try {
-                return solveAndWrite(spark, rules, args, folder, start);
-            } finally {
-                if (ownSession) spark.stop(); // a session handed in (tests, notebooks) stays up
-            }
+            return SparkOptions.withSession(args, "tablebase-generate", spark -> solveAndWrite(spark, rules, args, folder, start));
         }
     }
 
@@ -60,19 +53,5 @@ public final class Generate {
                 material.name(), solved.total(Color.WHITE), solved.maxDepth(Color.WHITE), solved.total(Color.BLACK),
                 folder.target(), (System.nanoTime() - start) / 1e9);
         return 0;
-    }
-
-    /** Spark properties: --conf pairs, then --master (default local[*] when nothing else set one). */
-    static SparkConf sparkConf(Args args) {
-        SparkConf conf = new SparkConf().setAppName("tablebase-generate");
-        conf.setIfMissing("spark.ui.enabled", "false");
-        for (String pair : args.all("--conf")) {
-            int eq = pair.indexOf('=');
-            if (eq <= 0) throw new Args.UsageException("--conf takes key=value, not '" + pair + "'");
-            conf.set(pair.substring(0, eq), pair.substring(eq + 1));
-        }
-        if (args.has("--master")) conf.setMaster(args.get("--master", null));
-        conf.setIfMissing("spark.master", "local[*]");
-        return conf;
     }
 }

@@ -59,23 +59,24 @@ public final class PackedTable {
         if (!position.material().equals(KBNK) || position.sideToMove() != Color.WHITE)
             throw new IllegalArgumentException("the packed table holds KBNK with White to move, not "
                     + position.material() + " with " + position.sideToMove().fenLetter() + " to move");
-        int wk = position.square(KING), wb = position.square(BISHOP), wn = position.square(KNIGHT), bk = position.square(BLACK_KING);
-        boolean mirrored = !Square.isLight(wb);
-        if (mirrored) {
-            wk = Square.mirrorFile(wk);
-            wb = Square.mirrorFile(wb);
-            wn = Square.mirrorFile(wn);
-            bk = Square.mirrorFile(bk);
-        }
-        int at = address(wk, wb, wn, bk);
-        int dtm = words.get(at) & 0xFF;
+        int word = word(position.square(KING), position.square(BISHOP), position.square(KNIGHT), position.square(BLACK_KING));
+        int dtm = word >>> 8;
         if (dtm == 0) return new Entry(0, null);
-        int code = words.get(at + 1) & 0xFF;
-        int piece = (code >>> 6) - 1;
-        int to = code & 63;
-        if (mirrored) to = Square.mirrorFile(to);
-        int victim = position.pieceAt(to);
-        return new Entry(dtm, new Move(piece, position.square(piece), to, victim));
+        int piece = ((word >>> 6) & 3) - 1;
+        if (piece < 0) throw new CorruptTableException("the packed word of " + position + " has a distance but no move");
+        int to = word & 63;
+        return new Entry(dtm, new Move(piece, position.square(piece), to, position.pieceAt(to)));
+    }
+
+    /** The stored mate distance of White to move with these squares, 0 when it is not a White win. */
+    public int dtm(int wk, int wb, int wn, int bk) { return word(wk, wb, wn, bk) >>> 8; }
+
+    /** {@code dtm << 8 | FF << 6 | to} for any bishop colour, the target square mirrored back for a dark bishop. */
+    private int word(int wk, int wb, int wn, int bk) {
+        if (Square.isLight(wb)) return words.getShort(address(wk, wb, wn, bk)) & 0xFFFF;
+        int word = words.getShort(address(Square.mirrorFile(wk), Square.mirrorFile(wb), Square.mirrorFile(wn),
+                Square.mirrorFile(bk))) & 0xFFFF;
+        return word ^ 7; // mirrors the target square's file: to ^ 7
     }
 
     /** A stored answer: White mates in {@code dtm} (0: no White win stored) starting with {@code move}. */

@@ -1,0 +1,115 @@
+package tablebase.cli;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import tablebase.chess.Color;
+import tablebase.chess.Move;
+import tablebase.chess.San;
+import tablebase.output.ProbeJson;
+import tablebase.output.ProbeResult;
+import tablebase.output.ProbeResult.MoveResult;
+import tablebase.output.Tablebase;
+
+/**
+ * {@code jobs/probe}: answers positions from a generated table's packed file, no Spark involved. One FEN on
+ * the command line, or one FEN a line on standard input.
+ */
+public final class Probe {
+    static final String USAGE = "usage: probe --table DIR [--json] [FEN]   (without a FEN: one FEN a line on standard input)";
+
+    private Probe() {}
+
+    public static void main(String[] argv) {
+        System.exit(Cli.run("probe", USAGE, () -> probe(argv)));
+    }
+
+    static int probe(String[] argv) throws Exception {
+        Args args = new Args(argv, Set.of("--table"), Set.of("--json"));
+        Tablebase table = Tablebase.open(Path.of(args.required("--table")));
+        boolean json = args.has("--json");
+        PrintWriter out = new PrintWriter(new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8)));
+        try {
+            if (!args.positional().isEmpty()) {
+                // A FEN given unquoted arrives as several words.
+                String fen = String.join(" ", args.positional());
+                try {
+                    answer(out, fen, table.probe(fen), json);
+                    return 0;
+                } catch (IllegalArgumentException e) {
+                    if (!json) throw e;
+                    out.println(ProbeJson.text(ProbeJson.error(fen, e.getMessage())));
+                    return 1;
+                }
+            }
+            boolean interactive = System.console() != null;
+            BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+            for (String line; (line = in.readLine()) != null; ) {
+                String fen = line.trim();
+                if (fen.isEmpty() || fen.startsWith("#")) continue;
+                try {
+                    answer(out, fen, table.probe(fen), json);
+                } catch (IllegalArgumentException e) {
+                    out.println(json ? ProbeJson.text(ProbeJson.error(fen, e.getMessage())) : fen + "\n  error: " + e.getMessage());
+                }
+                if (!json) out.println();
+                if (interactive) out.flush();
+            }
+            return 0;
+        } finally {
+            out.flush();
+        }
+    }
+
+    private static void answer(PrintWriter out, String fen, ProbeResult r, boolean json) {
+        if (json) {
+            out.println(ProbeJson.text(ProbeJson.of(fen, r)));
+            return;
+        }
+        boolean white = r.position().sideToMove() == Color.WHITE;
+        out.println(fen);
+        out.println("  " + (white ? "White" : "Black") + " to move: " + result(r));
+        if (r.bestMove() != null)
+            out.printf("  best %s: %s (%s)%n", white ? "move" : "defence", San.of(r.position(), r.bestMove()), r.bestMove().uci());
+        if (!r.mainline().isEmpty()) {
+            out.printf("  mainline, %d plies to checkmate:%n", r.mainline().size());
+            out.println("    " + San.line(r.position(), r.mainline()));
+            out.println("    " + String.join(" ", r.mainline().stream().map(Move::uci).toList()));
+        }
+        if (!white && !r.moves().isEmpty()) {
+            out.println("  Black's moves, best defence first:");
+            for (MoveResult m : r.moves())
+                out.printf("    %-6s %s  %s%n", m.san(), m.move().uci(), afterMove(m));
+        }
+    }
+
+    private static String result(ProbeResult r) {
+        boolean white = r.position().sideToMove() == Color.WHITE;
+        return switch (r.category()) {
+            case WIN -> "White mates in " + r.dtm();
+            case LOSS -> r.dtm() == 0 ? "Black is checkmated" : "Black is lost in " + r.dtm() + " (White mates in " + r.dtm() + ")";
+            case DRAW -> r.position().isStalemate() ? "draw (stalemate)"
+                    : white ? "draw" : "draw" + capture(r.moves());
+        };
+    }
+
+    /** Why Black draws, when it is by taking a piece. */
+    private static String capture(List<MoveResult> moves) {
+        return moves.stream().filter(m -> m.move().isCapture() && m.category() == ProbeResult.Category.DRAW).findFirst()
+                .map(m -> " (" + m.san() + " takes an undefended piece)").orElse("");
+    }
+
+    private static String afterMove(MoveResult m) {
+        return switch (m.category()) {
+            case WIN -> "White mates in " + m.dtm();
+            case LOSS -> m.dtm() == 0 ? "checkmate" : "Black is lost in " + m.dtm();
+            case DRAW -> m.move().isCapture() ? "draw (insufficient material)" : "draw";
+        };
+    }
+}

@@ -1,0 +1,111 @@
+package tablebase.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+import org.apache.spark.sql.AnalysisException;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import tablebase.output.TableView;
+
+/** {@code jobs/sql}: runs Spark SQL with the table registered as a view named after its endgame ({@code kbnk}). */
+public final class Sql {
+    static final String USAGE = "usage: sql --table DIR [--csv | --json] [--master local[*]] [--conf spark.key=value ...] \"SELECT ...\"";
+    /** Rows an aligned table shows; --csv and --json stream every row. */
+    static final int ALIGNED_ROWS = 1000;
+
+    private Sql() {}
+
+    public static void main(String[] argv) {
+        System.exit(Cli.run("sql", USAGE, () -> sql(argv)));
+    }
+
+    static int sql(String[] argv) throws Exception {
+        Args args = new Args(argv, Set.of("--table", "--master", "--conf"), Set.of("--csv", "--json"));
+        if (args.positional().size() != 1) throw new Args.UsageException("give one query, quoted");
+        if (args.has("--csv") && args.has("--json")) throw new Args.UsageException("--csv and --json exclude each other");
+        Path folder = Path.of(args.required("--table"));
+        String query = args.positional().get(0);
+        return SparkOptions.withSession(args, "tablebase-sql", spark -> {
+            TableView.register(spark, folder);
+            Dataset<Row> result = query(spark, query);
+            if (args.has("--json")) json(result, System.out);
+            else if (args.has("--csv")) csv(result, System.out);
+            else aligned(result, System.out);
+            return 0;
+        });
+    }
+
+    /** The query's result; a query Spark cannot parse or resolve is an IllegalArgumentException with Spark's first line. */
+    static Dataset<Row> query(SparkSession spark, String query) {
+        try {
+            return spark.sql(query);
+        } catch (Exception e) { // Scala declares no exceptions: AnalysisException, a checked one, arrives unannounced
+            if (e instanceof AnalysisException) throw new IllegalArgumentException("bad query: " + e.getMessage().strip());
+            throw e;
+        }
+    }
+
+    static void json(Dataset<Row> result, PrintStream out) {
+        for (Iterator<String> lines = result.toJSON().toLocalIterator(); lines.hasNext(); ) out.println(lines.next());
+    }
+
+    static void csv(Dataset<Row> result, PrintStream out) {
+        out.println(String.join(",", List.of(result.columns()).stream().map(Sql::csvField).toList()));
+        for (Iterator<Row> rows = result.toLocalIterator(); rows.hasNext(); ) {
+            Row r = rows.next();
+            List<String> fields = new ArrayList<>();
+            for (int i = 0; i < r.size(); i++) fields.add(r.isNullAt(i) ? "" : csvField(String.valueOf(r.get(i))));
+            out.println(String.join(",", fields));
+        }
+    }
+
+    static void aligned(Dataset<Row> result, PrintStream out) {
+        String[] columns = result.columns();
+        List<Row> rows = result.takeAsList(ALIGNED_ROWS + 1);
+        int shown = Math.min(rows.size(), ALIGNED_ROWS);
+        int[] width = new int[columns.length];
+        boolean[] numeric = new boolean[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            width[i] = columns[i].length();
+            String type = result.schema().fields()[i].dataType().typeName();
+            numeric[i] = type.matches("integer|long|short|byte|double|float|decimal.*");
+        }
+        List<String[]> cells = new ArrayList<>();
+        for (Row r : rows.subList(0, shown)) {
+            String[] c = new String[columns.length];
+            for (int i = 0; i < columns.length; i++) {
+                c[i] = r.isNullAt(i) ? "NULL" : String.valueOf(r.get(i));
+                width[i] = Math.max(width[i], c[i].length());
+            }
+            cells.add(c);
+        }
+        out.println(line(columns, width, new boolean[columns.length]));
+        StringBuilder rule = new StringBuilder();
+        for (int i = 0; i < columns.length; i++) rule.append(i == 0 ? "" : "-+-").append("-".repeat(width[i]));
+        out.println(rule);
+        for (String[] c : cells) out.println(line(c, width, numeric));
+        if (rows.size() > ALIGNED_ROWS)
+            out.printf("(only the first %d rows; add a LIMIT, or use --csv or --json for every row)%n", ALIGNED_ROWS);
+        else out.printf("(%d row%s)%n", shown, shown == 1 ? "" : "s");
+    }
+
+    private static String line(String[] cells, int[] width, boolean[] rightAligned) {
+        StringBuilder s = new StringBuilder();
+        for (int i = 0; i < cells.length; i++) {
+            if (i > 0) s.append(" | ");
+            String pad = " ".repeat(width[i] - cells[i].length());
+            s.append(rightAligned[i] ? pad + cells[i] : cells[i] + (i == cells.length - 1 ? "" : pad));
+        }
+        return s.toString();
+    }
+
+    private static String csvField(String value) {
+        if (!value.contains(",") && !value.contains("\"") && !value.contains("\n")) return value;
+        return '"' + value.replace("\"", "\"\"") + '"';
+    }
+}

@@ -1,0 +1,77 @@
+package tablebase.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.function.IntFunction;
+import tablebase.chess.Color;
+import tablebase.output.Charts;
+import tablebase.output.TableStats;
+import tablebase.output.TableView;
+
+/** {@code jobs/stats}: a table's statistics with Spark SQL over its Parquet export, and optionally PNG charts. */
+public final class Stats {
+    static final String USAGE = "usage: stats --table DIR [--plots OUT_DIR] [--master local[*]] [--conf spark.key=value ...]";
+
+    private Stats() {}
+
+    public static void main(String[] argv) {
+        System.exit(Cli.run("stats", USAGE, () -> stats(argv)));
+    }
+
+    static int stats(String[] argv) throws Exception {
+        Args args = new Args(argv, Set.of("--table", "--plots", "--master", "--conf"), Set.of());
+        if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
+        Path folder = Path.of(args.required("--table"));
+        String plots = args.get("--plots", null);
+        return SparkOptions.withSession(args, "tablebase-stats", spark -> {
+            TableStats stats = TableStats.compute(spark, TableView.register(spark, folder));
+            print(stats, System.out);
+            if (plots != null)
+                for (Path file : Charts.write(stats, Path.of(plots))) System.out.println("wrote " + file);
+            return 0;
+        });
+    }
+
+    static void print(TableStats s, PrintStream out) {
+        out.printf("%s table in %s (Spark SQL view '%s')%n%n", s.view().material().name(), s.view().folder(), s.view().name());
+        out.printf("%-14s %16s %16s %16s %9s %9s%n", "side to move", "legal positions", "decided", "drawn", "max DTM", "mean DTM");
+        for (TableStats.Side side : s.sides().values())
+            out.printf("%-14s %,16d %,16d %,16d %9d %9.2f%n", side.side() == Color.WHITE ? "White (wins)" : "Black (losses)",
+                    side.legal(), side.decided(), side.drawn(), side.maxDtm(), side.meanDtm());
+        for (TableStats.Side side : s.sides().values())
+            out.printf("%s to move: %.2f%% %s, %.2f%% drawn%n", side.side() == Color.WHITE ? "White" : "Black",
+                    100 * side.decidedShare(), side.side() == Color.WHITE ? "won" : "lost", 100 * (1 - side.decidedShare()));
+
+        out.printf("%nDTM histogram%n%5s %14s %14s%n", "DTM", "White to move", "Black to move");
+        long[] w = s.sides().get(Color.WHITE).histogram(), b = s.sides().get(Color.BLACK).histogram();
+        long peak = Math.max(1, Math.max(Arrays.stream(w).max().orElse(0), Arrays.stream(b).max().orElse(0)));
+        for (int d = 0; d < Math.max(w.length, b.length); d++) {
+            long wn = d < w.length ? w[d] : 0, bn = d < b.length ? b[d] : 0;
+            out.printf("%5d %,14d %,14d  %s%n", d, wn, bn, "#".repeat((int) Math.round(40.0 * Math.max(wn, bn) / peak)));
+        }
+
+        out.printf("%nDeepest positions%n");
+        for (TableStats.Deepest d : s.deepest())
+            out.printf("  %s to move, DTM %2d  %-40s best %s%n", d.side() == Color.WHITE ? "White" : "Black", d.dtm(), d.fen(),
+                    d.bestMove() == null ? "-" : d.bestMove());
+
+        for (TableStats.Squares squares : new TableStats.Squares[] {s.byBlackKing(), s.byWhiteKing()}) {
+            String among = squares.among().isEmpty() ? "" : ", " + squares.among();
+            board(out, "Max DTM (White to move" + among + ") by " + squares.king() + " square", sq -> squares.max()[sq] < 0 ? "." : Integer.toString(squares.max()[sq]));
+            board(out, "Mean DTM of White's wins" + (among.isEmpty() ? "" : " (" + squares.among() + ")") + " by " + squares.king() + " square",
+                    sq -> Double.isNaN(squares.mean()[sq]) ? "." : String.format("%.1f", squares.mean()[sq]));
+        }
+    }
+
+    private static void board(PrintStream out, String title, IntFunction<String> cell) {
+        out.printf("%n%s%n", title);
+        for (int rank = 7; rank >= 0; rank--) {
+            StringBuilder row = new StringBuilder().append("  ").append(rank + 1).append(' ');
+            for (int file = 0; file < 8; file++) row.append(String.format("%6s", cell.apply(file + 8 * rank)));
+            out.println(row);
+        }
+        out.println("         a     b     c     d     e     f     g     h");
+    }
+}

@@ -1,0 +1,59 @@
+package tablebase.output;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import tablebase.chess.Move;
+import tablebase.output.ProbeResult.MoveResult;
+
+/**
+ * The JSON form of a probe, shared by {@code probe --json} and the web server's {@code /api/probe}; its
+ * fields follow the lichess tablebase API: {@code fen, category, dtm, best_move, mainline, moves[]}.
+ */
+public final class ProbeJson {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ProbeJson() {}
+
+    public static Map<String, Object> of(String fen, ProbeResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("fen", fen);
+        m.put("side_to_move", String.valueOf(r.position().sideToMove().fenLetter()));
+        m.put("category", r.category().label());
+        m.put("dtm", r.dtm());
+        m.put("checkmate", r.position().isCheckmate());
+        m.put("stalemate", r.position().isStalemate());
+        m.put("best_move", r.bestMove() == null ? null : r.bestMove().uci());
+        m.put("mainline", r.mainline().stream().map(Move::uci).toList());
+        List<Map<String, Object>> moves = r.moves().stream().map(ProbeJson::move).toList();
+        m.put("moves", moves);
+        return m;
+    }
+
+    public static Map<String, Object> error(String fen, String reason) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("fen", fen);
+        m.put("error", reason);
+        return m;
+    }
+
+    /** One line of JSON. */
+    public static String text(Map<String, Object> object) {
+        try {
+            return JSON.writeValueAsString(object);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e); // maps of strings, numbers and lists always serialise
+        }
+    }
+
+    private static Map<String, Object> move(MoveResult r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("uci", r.move().uci());
+        m.put("san", r.san());
+        m.put("category", r.category().label());
+        m.put("dtm", r.dtm());
+        return m;
+    }
+}
