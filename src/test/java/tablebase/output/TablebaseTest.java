@@ -1,0 +1,214 @@
+package tablebase.output;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.IntStream;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tablebase.KbnkTable;
+import tablebase.SparkTestSession;
+import tablebase.chess.Color;
+import tablebase.chess.Fen;
+import tablebase.chess.Move;
+import tablebase.chess.Position;
+import tablebase.output.ProbeResult.Category;
+import tablebase.output.ProbeResult.MoveResult;
+
+/** Probing through the packed file: Black-to-move results derived from it, lines to mate, errors, threads. */
+class TablebaseTest {
+    private static Path folder;
+    private static Tablebase tablebase;
+    private static PackedTable packed;
+
+    @BeforeAll
+    static void open() throws Exception {
+        folder = KbnkTable.folder();
+        tablebase = Tablebase.open(folder);
+        packed = PackedTable.open(folder.resolve("kbnk.bin"));
+    }
+
+    /** A random legal KBNK position, either bishop colour and side to move. */
+    static Position randomLegal(Random random) {
+        while (true) {
+            Position p = new Position(PackedTable.KBNK, new int[] {random.nextInt(64), random.nextInt(64), random.nextInt(64),
+                    random.nextInt(64)}, random.nextBoolean() ? Color.WHITE : Color.BLACK);
+            if (p.isLegal()) return p;
+        }
+    }
+
+    @Test
+    void theDtmOfEveryLegalPositionGivesTheParquetHistogramOfEachSide() {
+        // index: side * 64 + dtm; dtm -1 (draw) counted at 63
+        AtomicLongArray counts = new AtomicLongArray(128);
+        IntStream.range(0, 64).parallel().forEach(wk -> {
+            long[] local = new long[128];
+            for (int wb = 0; wb < 64; wb++)
+                for (int wn = 0; wn < 64; wn++)
+                    for (int bk = 0; bk < 64; bk++)
+                        for (Color side : Color.values()) {
+                            Position p = new Position(PackedTable.KBNK, new int[] {wk, wb, wn, bk}, side);
+                            if (!p.isLegal()) continue;
+                            int d = tablebase.dtm(p);
+                            local[side.ordinal() * 64 + (d == Tablebase.DRAW ? 63 : d)]++;
+                        }
+            for (int i = 0; i < 128; i++) counts.addAndGet(i, local[i]);
+        });
+        long[] fromParquet = new long[128];
+        for (Row r : SparkTestSession.session().read().parquet(folder.resolve(TableExport.PARQUET).toString())
+                .groupBy("stm", "dtm").count().collectAsList())
+            fromParquet[(r.getString(0).equals("w") ? 0 : 64) + r.getInt(1)] = r.getLong(2);
+        long[] probed = new long[128];
+        for (int i = 0; i < 128; i++) probed[i] = i % 64 == 63 ? 0 : counts.get(i);
+        assertArrayEquals(fromParquet, probed);
+        long[] legal = TableStats.legalPositions(PackedTable.KBNK);
+        assertEquals(legal[0] - IntStream.range(0, 63).mapToLong(i -> fromParquet[i]).sum(), counts.get(63));
+        assertEquals(legal[1] - IntStream.range(64, 127).mapToLong(i -> fromParquet[i]).sum(), counts.get(127));
+    }
+
+    @Test
+    void blackResultsAgreeWithAMoveByMoveEvaluationAndParquetsBestDefence() {
+        // move by move, as the KBNK table tests evaluate Black, on random positions
+        Random random = new Random(11);
+        for (int i = 0; i < 200_000; i++) {
+            Position p = randomLegal(random);
+            if (p.sideToMove() == Color.WHITE) continue;
+            assertEquals(KbnkTableTest.blackDepth(packed, p), tablebase.dtm(p), p::toString);
+        }
+        // against a sample of Parquet rows, both sides: the probe's DTM and best move are the row's
+        List<Row> sample = SparkTestSession.session().read().parquet(folder.resolve(TableExport.PARQUET).toString())
+                .sample(0.005, 3).select("fen", "dtm", "best_move").collectAsList();
+        assertTrue(sample.size() > 50_000, "sampled " + sample.size());
+        for (Row r : sample) {
+            ProbeResult probe = tablebase.probe(r.getString(0));
+            assertEquals(r.getInt(1), probe.dtm(), r::toString);
+            assertEquals(r.getString(2), probe.bestMove() == null ? null : probe.bestMove().uci(), r::toString);
+        }
+    }
+
+    @Test
+    void everyMainlineIsBestPlayToCheckmateOfExactlyTheRightLength() {
+        Random random = new Random(5);
+        List<Position> positions = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) positions.add(randomLegal(random));
+        positions.add(Fen.parse("8/8/8/8/8/8/4B3/K1kN4 b - - 0 1")); // among the deepest: lost in 33
+        int wins = 0, losses = 0, draws = 0;
+        for (Position start : positions) {
+            ProbeResult r = tablebase.probe(start);
+            assertEquals(new HashSet<>(start.legalMoves()), new HashSet<>(r.moves().stream().map(MoveResult::move).toList()));
+            if (r.category() == Category.DRAW) {
+                draws++;
+                assertNull(r.dtm());
+                assertTrue(r.mainline().isEmpty());
+                if (!r.moves().isEmpty()) assertEquals(Category.DRAW, r.moves().get(0).category(), start::toString);
+                continue;
+            }
+            int d = r.dtm();
+            boolean white = start.sideToMove() == Color.WHITE;
+            if (white) wins++; else losses++;
+            assertEquals(white ? Category.WIN : Category.LOSS, r.category());
+            assertEquals(white ? 2 * d - 1 : 2 * d, r.mainline().size(), start::toString);
+            if (!r.moves().isEmpty()) {
+                assertEquals(r.bestMove(), r.moves().get(0).move());
+                assertEquals(white ? d - 1 : d, r.moves().get(0).dtm(), start::toString);
+            }
+            Position p = start;
+            for (Move m : r.mainline()) {
+                assertTrue(p.legalMoves().contains(m), () -> m.uci() + " in " + start);
+                int before = tablebase.dtm(p);
+                p = p.play(m);
+                assertEquals(p.sideToMove() == Color.BLACK ? before - 1 : before, tablebase.dtm(p), start::toString);
+            }
+            assertTrue(p.isCheckmate(), () -> "the line from " + start + " ends in " + "a position that is not mate");
+        }
+        assertTrue(wins > 500 && losses > 500 && draws > 50, wins + " wins, " + losses + " losses, " + draws + " draws");
+    }
+
+    @Test
+    void drawsAndCapturesAreNamedAsSuch() {
+        ProbeResult capture = tablebase.probe("8/8/8/8/8/8/8/KBNk4 b - - 0 1");
+        assertEquals(Category.DRAW, capture.category());
+        assertEquals("d1c1", capture.bestMove().uci());
+        assertTrue(capture.moves().get(0).move().isCapture());
+        ProbeResult mated = tablebase.probe("k7/8/NK6/8/8/8/6B1/8 b - - 0 1");
+        assertEquals(Category.LOSS, mated.category());
+        assertEquals(0, mated.dtm());
+        assertNull(mated.bestMove());
+        assertTrue(mated.moves().isEmpty() && mated.mainline().isEmpty());
+        ProbeResult stalemate = tablebase.probe("k7/2K5/8/1N6/8/8/8/1B6 b - - 0 1");
+        assertTrue(stalemate.position().isStalemate());
+        assertEquals(Category.DRAW, stalemate.category());
+    }
+
+    @Test
+    void anythingButALegalKbnkPositionIsAOneLineIllegalArgument() {
+        for (String fen : new String[] {"", "nonsense", "8/8/8/8/8/8/8/KQ4k1 w - - 0 1", "8/8/8/8/8/8/1k6/KBN5 w - - 0 1",
+                "8/8/8/8/8/8/2k5/KBN5 w - - 0 1", "8/8/8/8/8/8/8/KBN1k3 x - - 0 1", "8/8/8/8/8/8/8/KBBk4 w - - 0 1"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> tablebase.probe(fen), fen);
+            assertTrue(!e.getMessage().isBlank() && !e.getMessage().contains("\n"), e.getMessage());
+        }
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> tablebase.probe("8/8/8/8/8/8/1k6/KBN5 w - - 0 1"))
+                .getMessage().contains("the kings touch"));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> tablebase.probe("8/8/8/8/8/8/8/KQ4k1 w - - 0 1"))
+                .getMessage().contains("KQK"));
+    }
+
+    @Test
+    void openRefusesAMissingFolderOrFileAWrongSizeAndADamagedFile(@TempDir Path dir) throws Exception {
+        IOException missing = assertThrows(IOException.class, () -> Tablebase.open(dir.resolve("nowhere")));
+        assertTrue(missing.getMessage().contains("no such table folder"), missing.getMessage());
+        IOException noFile = assertThrows(IOException.class, () -> Tablebase.open(dir));
+        assertTrue(noFile.getMessage().contains("kbnk.bin: no such file"), noFile.getMessage());
+        Files.write(dir.resolve("kbnk.bin"), new byte[1000]);
+        IOException small = assertThrows(IOException.class, () -> Tablebase.open(dir));
+        assertTrue(small.getMessage().contains("is 1000 bytes"), small.getMessage());
+
+        byte[] bytes = Files.readAllBytes(folder.resolve("kbnk.bin"));
+        Position p = Fen.parse("7k/8/5K2/8/8/8/8/5BN1 w - - 0 1");
+        int at = PackedTable.address(p.square(0), p.square(1), p.square(2), p.square(3));
+        assertTrue(bytes[at] != 0);
+        bytes[at + 1] = (byte) (2 << 6 | 5); // "the bishop moves to f1", where it stands: no such move
+        Files.write(dir.resolve("kbnk.bin"), bytes);
+        Files.copy(folder.resolve(TableExport.MANIFEST), dir.resolve(TableExport.MANIFEST));
+        IOException damaged = assertThrows(IOException.class, () -> Tablebase.open(dir));
+        assertTrue(damaged.getMessage().contains("does not match the SHA-256"), damaged.getMessage());
+        Files.delete(dir.resolve(TableExport.MANIFEST)); // without a manifest the damage shows when probed
+        Tablebase unchecked = Tablebase.open(dir);
+        CorruptTableException corrupt = assertThrows(CorruptTableException.class, () -> unchecked.probe(p));
+        assertTrue(corrupt.getMessage().contains("not legal"), corrupt.getMessage());
+    }
+
+    @Test
+    void oneInstanceServesManyThreadsWithTheSameAnswers() throws Exception {
+        Random random = new Random(17);
+        List<Position> positions = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) positions.add(randomLegal(random));
+        List<ProbeResult> expected = positions.stream().map(tablebase::probe).toList();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<List<ProbeResult>>> runs = new ArrayList<>();
+            for (int t = 0; t < 4; t++) runs.add(pool.submit(() -> positions.stream().map(tablebase::probe).toList()));
+            for (Future<List<ProbeResult>> run : runs) assertEquals(expected, run.get());
+        } finally {
+            pool.shutdownNow();
+        }
+        assertNotNull(expected.get(0).category());
+    }
+}
