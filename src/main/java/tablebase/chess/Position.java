@@ -3,6 +3,7 @@ package tablebase.chess;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
 
 /**
  * A pawnless position: one square per piece of its {@link Material} (same order) and the side to
@@ -32,6 +33,16 @@ public final class Position {
         int[] squares = new int[n];
         for (int i = 0; i < n; i++) squares[i] = (int) (key >>> (6 * i)) & 63;
         return new Position(material, squares, ((key >>> (6 * n)) & 1) == 0 ? Color.WHITE : Color.BLACK);
+    }
+
+    /** A uniformly random legal position of {@code material} with {@code side} to move (for tests, fuzzing and benchmarks). */
+    public static Position randomLegal(Material material, Color side, Random random) {
+        int[] squares = new int[material.size()];
+        while (true) {
+            for (int i = 0; i < squares.length; i++) squares[i] = random.nextInt(64);
+            Position p = new Position(material, squares, side);
+            if (p.isLegal()) return p;
+        }
     }
 
     public long key() {

@@ -47,11 +47,7 @@ class TablebaseTest {
 
     /** A random legal KBNK position, either bishop colour and side to move. */
     static Position randomLegal(Random random) {
-        while (true) {
-            Position p = new Position(PackedTable.KBNK, new int[] {random.nextInt(64), random.nextInt(64), random.nextInt(64),
-                    random.nextInt(64)}, random.nextBoolean() ? Color.WHITE : Color.BLACK);
-            if (p.isLegal()) return p;
-        }
+        return Position.randomLegal(PackedTable.KBNK, random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
     }
 
     @Test
