@@ -137,6 +137,7 @@ public final class Charts {
         NumberAxis legendAxis = new NumberAxis(legend);
         legendAxis.setLabelFont(LABEL);
         legendAxis.setRange(scale.getLowerBound(), scale.getUpperBound());
+        if (format.getMaximumFractionDigits() == 0) legendAxis.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
         PaintScaleLegend bar = new PaintScaleLegend(scale, legendAxis);
         bar.setPosition(RectangleEdge.BOTTOM);
         bar.setMargin(new RectangleInsets(8, 60, 8, 60));
