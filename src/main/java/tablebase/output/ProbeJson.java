@@ -2,15 +2,19 @@ package tablebase.output;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tablebase.chess.Move;
+import tablebase.chess.Position;
+import tablebase.chess.San;
 import tablebase.output.ProbeResult.MoveResult;
 
 /**
  * The JSON form of a probe, shared by {@code probe --json} and the web server's {@code /api/probe}; its
- * fields follow the lichess tablebase API: {@code fen, category, dtm, best_move, mainline, moves[]}.
+ * fields follow the lichess tablebase API: {@code fen, category, dtm, best_move, mainline, moves[]}, with the
+ * mainline in SAN as well.
  */
 public final class ProbeJson {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -27,6 +31,7 @@ public final class ProbeJson {
         m.put("stalemate", r.position().isStalemate());
         m.put("best_move", r.bestMove() == null ? null : r.bestMove().uci());
         m.put("mainline", r.mainline().stream().map(Move::uci).toList());
+        m.put("mainline_san", mainlineSan(r));
         List<Map<String, Object>> moves = r.moves().stream().map(ProbeJson::move).toList();
         m.put("moves", moves);
         return m;
@@ -34,7 +39,7 @@ public final class ProbeJson {
 
     public static Map<String, Object> error(String fen, String reason) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("fen", fen);
+        if (fen != null) m.put("fen", fen);
         m.put("error", reason);
         return m;
     }
@@ -46,6 +51,16 @@ public final class ProbeJson {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException(e); // maps of strings, numbers and lists always serialise
         }
+    }
+
+    private static List<String> mainlineSan(ProbeResult r) {
+        List<String> san = new ArrayList<>(r.mainline().size());
+        Position p = r.position();
+        for (Move m : r.mainline()) {
+            san.add(San.of(p, m));
+            p = p.play(m);
+        }
+        return san;
     }
 
     private static Map<String, Object> move(MoveResult r) {

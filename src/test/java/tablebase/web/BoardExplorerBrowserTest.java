@@ -1,0 +1,168 @@
+package tablebase.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.interactions.Actions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+import tablebase.KbnkTable;
+import tablebase.chess.Fen;
+import tablebase.chess.Position;
+import tablebase.chess.Square;
+import tablebase.output.ProbeResult;
+import tablebase.output.Tablebase;
+
+/**
+ * The board explorer in real headless Chromium (Debian's chromium and chromedriver, which .ci/run
+ * installs): load, drag a piece, see the DTM follow the API, play the mating line to checkmate, explain an
+ * illegal position, flip, and save screenshots under target/e2e/.
+ */
+class BoardExplorerBrowserTest {
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium"), DRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path SCREENSHOTS = Path.of("target", "e2e");
+    private static Tablebase table;
+    private static ProbeServer server;
+    private static ChromeDriver browser;
+    private static WebDriverWait wait;
+
+    @BeforeAll
+    static void start() throws Exception {
+        assertTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(DRIVER),
+                "this test needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver; .ci/run does)");
+        table = Tablebase.open(KbnkTable.folder());
+        server = ProbeServer.start(table, "127.0.0.1", 0, 4);
+        ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
+                .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,900");
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile()).build();
+        browser = new ChromeDriver(service, options);
+        wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        Files.createDirectories(SCREENSHOTS);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) browser.quit();
+        if (server != null) server.close();
+    }
+
+    private static WebElement result() { return browser.findElement(By.id("result")); }
+
+    /** Waits until the result box shows the answer for the position the board holds now. */
+    private static void settled() {
+        wait.until(d -> {
+            WebElement r = result();
+            String fen = d.findElement(By.id("fen")).getDomProperty("value");
+            return fen.equals(r.getDomAttribute("data-fen")) && !r.getDomAttribute("data-category").isEmpty();
+        });
+    }
+
+    private static String dtmShown() { return result().getDomAttribute("data-dtm"); }
+
+    private static String fenShown() { return browser.findElement(By.id("fen")).getDomProperty("value"); }
+
+    private static void screenshot(String name) throws Exception {
+        Files.write(SCREENSHOTS.resolve(name), browser.getScreenshotAs(OutputType.BYTES));
+    }
+
+    private static String expectedDtm(String fen) {
+        Integer dtm = table.probe(fen).dtm();
+        return dtm == null ? "" : dtm.toString();
+    }
+
+    @Test
+    void dragAPieceThenPlayTheMatingLineToCheckmate() throws Exception {
+        browser.get(server.uri().toString());
+        settled();
+        String start = fenShown();
+        assertEquals(expectedDtm(start), dtmShown());
+        assertEquals("win", result().getDomAttribute("data-category"));
+
+        // drag the Black king to a square where the distance to mate differs
+        Position before = Fen.parse(start);
+        String target = null;
+        for (int sq = 63; sq >= 0 && target == null; sq--) {
+            int[] squares = before.squares();
+            squares[3] = sq; // the Black king: the last piece of K, B, N vs k
+            Position candidate = new Position(before.material(), squares, before.sideToMove());
+            if (candidate.isLegal() && !String.valueOf(table.probe(candidate).dtm()).equals(dtmShown()))
+                target = Square.name(sq);
+        }
+        assertTrue(target != null, "no square changes the DTM");
+        String from = Square.name(before.square(3));
+        WebElement king = browser.findElement(By.cssSelector(".piece[data-square='" + from + "']"));
+        WebElement square = browser.findElement(By.cssSelector(".square[data-square='" + target + "']"));
+        new Actions(browser).clickAndHold(king).moveToElement(square).release().perform();
+        wait.until(d -> !fenShown().equals(start));
+        settled();
+        String dragged = fenShown();
+        assertEquals(Fen.parse(dragged).square(3), Square.parse(target), dragged);
+        assertEquals(expectedDtm(dragged), dtmShown());
+        assertNotEquals(expectedDtm(start), dtmShown());
+        screenshot("after-drag.png");
+
+        // step through the whole line: every ply lowers White's remaining moves as the table says, and it ends in mate
+        ProbeResult line = table.probe(dragged);
+        WebElement next = browser.findElement(By.id("line-next"));
+        int plies = 0;
+        while (next.isEnabled()) {
+            next.click();
+            plies++;
+            int ply = plies;
+            wait.until(d -> d.findElements(By.cssSelector("#mainline .ply.current")).size() == 1
+                    && d.findElement(By.cssSelector("#mainline .ply.current")).getDomAttribute("title").equals(line.mainline().get(ply - 1).uci()));
+            settled();
+            assertEquals(expectedDtm(fenShown()), dtmShown(), fenShown());
+        }
+        assertEquals(2 * line.dtm() - 1, plies);
+        assertTrue(Fen.parse(fenShown()).isCheckmate(), fenShown());
+        assertEquals("0", dtmShown());
+        assertTrue(result().getText().contains("Checkmate"), result().getText());
+        screenshot("checkmate.png");
+
+        // back to the start of the line, then play the best move from there
+        browser.findElement(By.id("line-start")).click();
+        wait.until(d -> fenShown().equals(dragged));
+        settled();
+        browser.findElement(By.id("play-best")).click();
+        wait.until(d -> !fenShown().equals(dragged));
+        settled();
+        assertEquals(Fen.parse(dragged).play(line.bestMove()), Fen.parse(fenShown()));
+    }
+
+    @Test
+    void anIllegalPositionIsExplainedAndTheBoardFlips() throws Exception {
+        browser.get(server.uri().toString());
+        settled();
+        WebElement fen = browser.findElement(By.id("fen"));
+        fen.clear();
+        fen.sendKeys("8/8/8/8/8/8/1k6/KBN5 w - - 0 1");
+        browser.findElement(By.id("load")).click();
+        wait.until(d -> result().getDomAttribute("data-category").equals("illegal"));
+        assertTrue(result().getText().contains("the kings touch"), result().getText());
+        screenshot("illegal.png");
+
+        String firstSquare = browser.findElement(By.cssSelector("#board .square")).getDomAttribute("data-square");
+        browser.findElement(By.id("flip")).click();
+        String flipped = browser.findElement(By.cssSelector("#board .square")).getDomAttribute("data-square");
+        assertEquals("a8", firstSquare);
+        assertEquals("h1", flipped);
+
+        browser.findElement(By.id("side")).click(); // the kings still touch with Black to move
+        wait.until(d -> fenShown().contains(" b "));
+        settled();
+        assertEquals("illegal", result().getDomAttribute("data-category"));
+    }
+}
