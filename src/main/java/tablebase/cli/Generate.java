@@ -1,20 +1,23 @@
 package tablebase.cli;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Color;
 import tablebase.chess.Material;
+import tablebase.generate.HalfMove;
 import tablebase.generate.LoneKingRules;
 import tablebase.generate.RetrogradeJob;
+import tablebase.generate.WorkFolder;
 import tablebase.output.Manifest;
 import tablebase.output.OutputFolder;
 import tablebase.output.TableExport;
 
 /** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
 public final class Generate {
-    static final String USAGE = "usage: generate --endgame KBNK --out DIR [--master local[*]] [--partitions N]"
+    static final String USAGE = "usage: generate --endgame KBNK --out DIR [--work DIR] [--master local[*]] [--partitions N]"
             + " [--overwrite] [--conf spark.key=value ...]";
 
     private Generate() {}
@@ -25,7 +28,7 @@ public final class Generate {
 
     /** Runs the command and returns its exit code; a Spark session already active is used and left running. */
     public static int generate(String[] argv) throws Exception {
-        Args args = new Args(argv, Set.of("--endgame", "--out", "--master", "--partitions", "--conf"), Set.of("--overwrite"));
+        Args args = new Args(argv, Set.of("--endgame", "--out", "--work", "--master", "--partitions", "--conf"), Set.of("--overwrite"));
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         Material material = Material.parse(args.required("--endgame"));
         LoneKingRules rules = new LoneKingRules(material);
@@ -43,12 +46,22 @@ public final class Generate {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         int partitions = args.positiveInt("--partitions", jsc.defaultParallelism());
         System.out.printf("%s on %s, %d partitions%n", material.name(), jsc.master(), partitions);
+        WorkFolder work = args.has("--work") ? WorkFolder.open(args.get("--work", null), material, partitions) : null;
+        if (work != null) {
+            List<HalfMove> done = work.finished();
+            if (!done.isEmpty()) {
+                HalfMove last = done.get(done.size() - 1);
+                System.out.printf("resuming from %s: %d half-moves finished, the last %s depth %d%n", work.location(),
+                        done.size(), last.side() == Color.WHITE ? "white" : "black", last.depth());
+            }
+        }
         RetrogradeJob.Solved solved = new RetrogradeJob(jsc, rules, partitions)
-                .run(h -> System.out.println(h.progressLine()));
+                .run(h -> System.out.println(h.progressLine()), work);
         Manifest.Run run = new Manifest.Run(Versions.project(),
                 spark.version(), jsc.master(), partitions, start);
         TableExport.write(spark, solved, folder.staging(), run);
         folder.commit();
+        if (work != null) work.delete(); // the outputs are in place: the half-moves are not needed again
         System.out.printf("%s: %,d White-to-move wins (longest mate %d), %,d Black-to-move losses; wrote %s in %.1f s%n",
                 material.name(), solved.total(Color.WHITE), solved.maxDepth(Color.WHITE), solved.total(Color.BLACK),
                 folder.target(), (System.nanoTime() - start) / 1e9);

@@ -1,5 +1,8 @@
 package tablebase.generate;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.Arrays;
 
@@ -67,6 +70,29 @@ public final class PlacementBlock implements Serializable {
     /** Black's distance to mate with its king on {@code bk}, -1 when Black to move is not lost. */
     public int blackDtm(int i, int bk) {
         return (lost[i] & (1L << bk)) != 0 ? blackDtm[i * 64 + bk] : -1;
+    }
+
+    /** Writes the block in a plain binary form ({@link #readFrom} reads it back), for the work folder. */
+    void writeTo(DataOutputStream out) throws IOException {
+        out.writeInt(placements.length);
+        out.writeLong(unmovesJoined);
+        for (long[] column : new long[][] {placements, won, lost, whiteFrontier, blackFrontier})
+            for (long v : column) out.writeLong(v);
+        out.write(whiteDtm);
+        out.write(whiteMove);
+        out.write(blackDtm);
+    }
+
+    static PlacementBlock readFrom(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        long unmovesJoined = in.readLong();
+        long[][] columns = new long[5][n];
+        for (long[] column : columns)
+            for (int i = 0; i < n; i++) column[i] = in.readLong();
+        byte[][] bytes = new byte[3][n * 64];
+        for (byte[] b : bytes) in.readFully(b);
+        return new PlacementBlock(columns[0], columns[1], columns[2], columns[3], columns[4], bytes[0], bytes[1], bytes[2],
+                unmovesJoined);
     }
 
     /** The row of a placement, or a negative number when this block does not hold it. */

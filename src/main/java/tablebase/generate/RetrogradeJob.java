@@ -1,5 +1,7 @@
 package tablebase.generate;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -30,7 +32,8 @@ import tablebase.chess.Color;
  *       inside the partition: no shuffle, nothing collected to the driver.</li>
  * </ol>
  * It stops when the Black frontier is empty. Each half-move's blocks are persisted and locally
- * checkpointed, so the lineage stays one level deep over the ~66 half-moves.
+ * checkpointed, so the lineage stays one level deep over the ~66 half-moves; with a {@link WorkFolder}
+ * they are saved there instead and read back, which survives lost executors and a lost driver.
  *
  * <p>Why blocks in an RDD rather than rows in a Spark SQL Dataset: the iteration's joins must find the
  * table already partitioned by placement, level after level; Catalyst loses that across checkpoints or,
@@ -65,42 +68,59 @@ public final class RetrogradeJob {
         }
     }
 
+    /** Solves the table in memory, each half-move locally checkpointed. */
     public Solved run(Consumer<HalfMove> progress) {
+        try {
+            return run(progress, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // no work folder, no file access
+        }
+    }
+
+    /**
+     * Solves the table; with a work folder, every finished half-move is saved there and the next one reads
+     * it back from there, and a folder holding finished half-moves is continued from the last of them.
+     */
+    public Solved run(Consumer<HalfMove> progress, WorkFolder work) throws IOException {
         ShuffleMeter meter = new ShuffleMeter(jsc.sc());
         try {
-            return iterate(progress, meter);
+            return iterate(progress, meter, work);
         } finally {
             meter.close();
         }
     }
 
-    private Solved iterate(Consumer<HalfMove> progress, ShuffleMeter meter) {
-        List<HalfMove> halfMoves = new ArrayList<>();
+    private Solved iterate(Consumer<HalfMove> progress, ShuffleMeter meter, WorkFolder work) throws IOException {
         Partitioner byPlacement = new HashPartitioner(partitions);
-        long start = System.nanoTime();
-        JavaRDD<PlacementBlock> blocks = materialize(checkmates(byPlacement));
-        long[] fresh = frontierSizes(blocks);
-        long whiteTotal = 0, blackTotal = fresh[1];
-        halfMoves.add(report(progress, new HalfMove(Color.BLACK, 0, fresh[1], 0, blackTotal, seconds(start), 0, 0)));
-        for (int depth = 1; fresh[1] > 0; depth++) {
-            start = System.nanoTime();
+        List<HalfMove> halfMoves = new ArrayList<>(work == null ? List.of() : work.finished());
+        JavaRDD<PlacementBlock> blocks;
+        if (halfMoves.isEmpty()) {
+            long start = System.nanoTime();
+            blocks = keep(checkmates(byPlacement), work, 0);
+            long mates = frontierSizes(blocks)[1];
+            halfMoves.add(report(progress, new HalfMove(Color.BLACK, 0, mates, 0, mates, seconds(start), 0, 0)));
+            blocks = settle(blocks, work, halfMoves);
+        } else {
+            blocks = work.load(jsc, halfMoves.size() - 1).persist(StorageLevel.MEMORY_AND_DISK());
+        }
+        while (true) {
+            HalfMove last = halfMoves.get(halfMoves.size() - 1);
+            if (last.side() == Color.BLACK && last.newPositions() == 0) break; // the Black frontier is empty
+            boolean white = last.side() == Color.BLACK;
+            int depth = white ? last.depth() + 1 : last.depth();
+            long start = System.nanoTime();
             ShuffleMeter.Reading before = meter.read();
-            JavaRDD<PlacementBlock> afterWhite = materialize(whiteHalfMove(blocks, byPlacement, depth));
-            fresh = frontierSizes(afterWhite);
-            whiteTotal += fresh[0];
-            ShuffleMeter.Reading shuffled = meter.read().minus(before);
-            halfMoves.add(report(progress, new HalfMove(Color.WHITE, depth, fresh[0], whiteTotal, blackTotal,
-                    seconds(start), fresh[2], shuffled.bytes())));
+            JavaRDD<PlacementBlock> next = keep(white ? whiteHalfMove(blocks, byPlacement, depth) : blackHalfMove(blocks, depth),
+                    work, halfMoves.size());
+            long[] fresh = frontierSizes(next);
+            long shuffledBytes = meter.read().minus(before).bytes();
+            halfMoves.add(report(progress, white
+                    ? new HalfMove(Color.WHITE, depth, fresh[0], last.whiteWonTotal() + fresh[0], last.blackLostTotal(),
+                            seconds(start), fresh[2], shuffledBytes)
+                    : new HalfMove(Color.BLACK, depth, fresh[1], last.whiteWonTotal(), last.blackLostTotal() + fresh[1],
+                            seconds(start), 0, shuffledBytes)));
             blocks.unpersist(false);
-
-            start = System.nanoTime();
-            JavaRDD<PlacementBlock> afterBlack = materialize(blackHalfMove(afterWhite, depth));
-            fresh = frontierSizes(afterBlack);
-            blackTotal += fresh[1];
-            halfMoves.add(report(progress, new HalfMove(Color.BLACK, depth, fresh[1], whiteTotal, blackTotal,
-                    seconds(start), 0, 0)));
-            afterWhite.unpersist(false);
-            blocks = afterBlack;
+            blocks = settle(next, work, halfMoves);
         }
         return new Solved(rules, blocks, halfMoves);
     }
@@ -201,12 +221,33 @@ public final class RetrogradeJob {
         for (long s = squares; s != 0; s &= s - 1) depths[row * 64 + Long.numberOfTrailingZeros(s)] = (byte) depth;
     }
 
-    /** Computes the blocks once and cuts their lineage: the next half-move starts from them, not from depth 0. */
-    private static JavaRDD<PlacementBlock> materialize(JavaRDD<PlacementBlock> blocks) {
+    /**
+     * Computes a half-move's blocks once. Without a work folder their lineage is cut by a local checkpoint;
+     * with one they are written there (and read back by {@link #settle}).
+     */
+    private static JavaRDD<PlacementBlock> keep(JavaRDD<PlacementBlock> blocks, WorkFolder work, int level) {
         blocks.persist(StorageLevel.MEMORY_AND_DISK());
-        blocks.rdd().localCheckpoint();
-        blocks.count();
+        if (work == null) {
+            blocks.rdd().localCheckpoint();
+            blocks.count();
+        } else {
+            work.save(blocks, level);
+        }
         return blocks;
+    }
+
+    /**
+     * With a work folder: marks the level just saved finished and continues from its files, so a lost
+     * executor's partitions are read again rather than lost.
+     */
+    private JavaRDD<PlacementBlock> settle(JavaRDD<PlacementBlock> blocks, WorkFolder work, List<HalfMove> halfMoves)
+            throws IOException {
+        if (work == null) return blocks;
+        int level = halfMoves.size() - 1;
+        work.finish(level, halfMoves);
+        JavaRDD<PlacementBlock> saved = work.load(jsc, level).persist(StorageLevel.MEMORY_AND_DISK());
+        blocks.unpersist(false);
+        return saved;
     }
 
     /** {new White wins, new Black losses, White un-move rows joined} of the last half-moves. */

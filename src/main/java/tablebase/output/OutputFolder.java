@@ -41,12 +41,17 @@ public final class OutputFolder implements AutoCloseable {
         }
         if (!Files.isWritable(parent)) throw new IOException(parent + " is not writable");
         Path staging = parent.resolve("." + out.getFileName() + ".partial-" + UUID.randomUUID());
-        Files.createDirectory(staging);
         return new OutputFolder(out, staging, overwrite);
     }
 
-    /** Where the outputs are written until the commit. */
-    public Path staging() { return staging; }
+    /**
+     * Where the outputs are written until the commit; made on first use, so a run killed before its outputs
+     * (say, in the middle of the half-moves) leaves nothing behind.
+     */
+    public Path staging() throws IOException {
+        if (!Files.isDirectory(staging)) Files.createDirectory(staging);
+        return staging;
+    }
 
     public Path target() { return target; }
 

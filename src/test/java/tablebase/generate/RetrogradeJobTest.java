@@ -1,8 +1,10 @@
 package tablebase.generate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,6 +68,38 @@ class RetrogradeJobTest {
             checkAgainst(expected, solved);
             assertEquals(16, solved.maxDepth(Color.WHITE), "published: the longest KRK win is 16 moves");
         }
+    }
+
+    /** A driver crash, simulated: the progress callback throws after a number of half-moves. */
+    private static final class Crash extends RuntimeException {}
+
+    @Test
+    void aWorkFolderContinuesAfterACrashFromTheLastFinishedHalfMove(@TempDir Path dir) throws Exception {
+        Material krk = Material.parse("KRK");
+        LoneKingRules rules = new LoneKingRules(krk);
+        String folder = dir.resolve("work").toString();
+        List<HalfMove> seen = new ArrayList<>();
+        WorkFolder work = WorkFolder.open(folder, krk, 3);
+        assertThrows(Crash.class, () -> new RetrogradeJob(SparkTestSession.context(), rules, 3)
+                .run(h -> {
+                    seen.add(h);
+                    if (seen.size() == 13) throw new Crash(); // while reporting half-move 13, before it is marked finished
+                }, work));
+        List<HalfMove> finished = WorkFolder.open(folder, krk, 3).finished();
+        assertEquals(seen.subList(0, 12), finished);
+
+        List<HalfMove> resumed = new ArrayList<>();
+        RetrogradeJob.Solved solved = new RetrogradeJob(SparkTestSession.context(), rules, 3)
+                .run(resumed::add, WorkFolder.open(folder, krk, 3));
+        assertEquals(seen.get(12).depth(), resumed.get(0).depth(), "the half-move that crashed is done again first");
+        assertEquals(seen.get(12).side(), resumed.get(0).side());
+        assertEquals(finished, solved.halfMoves().subList(0, 12));
+        checkAgainst(BruteForce.solve(krk), solved);
+        assertEquals(solve(krk, 3).halfMoves().size(), solved.halfMoves().size());
+
+        IOException other = assertThrows(IOException.class,
+                () -> WorkFolder.open(folder, krk, 4));
+        assertTrue(other.getMessage().contains("holds the work of KRK in 3 partitions"), other.getMessage());
     }
 
     private static RetrogradeJob.Solved solve(Material material, int partitions) {

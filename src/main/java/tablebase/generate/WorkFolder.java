@@ -1,0 +1,135 @@
+package tablebase.generate;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import net.jpountz.lz4.LZ4BlockInputStream;
+import net.jpountz.lz4.LZ4BlockOutputStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import tablebase.chess.Material;
+
+/**
+ * The job's state on a filesystem every executor and the driver can reach (a local folder on one machine,
+ * HDFS, S3, NFS on a cluster): after each half-move, one LZ4-compressed file per partition under
+ * {@code level-NNNN/}, then {@code level-NNNN/_DONE.json} with every half-move's figures so far. A level
+ * without its {@code _DONE.json} is unfinished and ignored.
+ *
+ * <p>Two failures cost at most one half-move: a lost executor (the next level is read from these files,
+ * not from executor memory) and a lost driver (rerunning the same command continues from the last level
+ * finished). {@code job.json} names the endgame and partition count, so a folder is never resumed by
+ * another job.
+ */
+public final class WorkFolder implements Serializable {
+    private static final String FORMAT = "spark-tablebase work folder 1";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final String root;
+    private final int partitions;
+
+    private WorkFolder(String root, int partitions) {
+        this.root = root;
+        this.partitions = partitions;
+    }
+
+    /** Opens (creating when new) the work folder of {@code material} in {@code partitions} partitions. */
+    public static WorkFolder open(String dir, Material material, int partitions) throws IOException {
+        Path path = new Path(dir);
+        FileSystem fs = path.getFileSystem(new Configuration());
+        path = fs.makeQualified(path);
+        Path job = new Path(path, "job.json");
+        Map<String, Object> expected = Map.of("format", FORMAT, "endgame", material.name(), "partitions", partitions);
+        if (fs.exists(job)) {
+            Map<String, Object> found;
+            try (var in = fs.open(job)) {
+                found = JSON.readValue(in, new TypeReference<Map<String, Object>>() {});
+            }
+            if (!expected.equals(found))
+                throw new IOException(dir + " holds the work of " + found.get("endgame") + " in " + found.get("partitions")
+                        + " partitions; resume it with the same --endgame and --partitions, or give another --work");
+        } else {
+            fs.mkdirs(path);
+            try (OutputStream out = fs.create(job, true)) {
+                JSON.writeValue(out, expected);
+            }
+        }
+        return new WorkFolder(path.toString(), partitions);
+    }
+
+    public String location() { return root; }
+
+    /** The half-moves of the last finished level (empty when nothing is finished); it drops unfinished levels. */
+    public List<HalfMove> finished() throws IOException {
+        FileSystem fs = fs();
+        int last = -1;
+        for (FileStatus s : fs.listStatus(new Path(root), p -> p.getName().startsWith("level-"))) {
+            int level = Integer.parseInt(s.getPath().getName().substring("level-".length()));
+            if (fs.exists(new Path(s.getPath(), "_DONE.json"))) last = Math.max(last, level);
+        }
+        for (FileStatus s : fs.listStatus(new Path(root), p -> p.getName().startsWith("level-")))
+            if (Integer.parseInt(s.getPath().getName().substring("level-".length())) > last) fs.delete(s.getPath(), true);
+        if (last < 0) return List.of();
+        try (var in = fs.open(new Path(level(last), "_DONE.json"))) {
+            return JSON.readValue(in, new TypeReference<List<HalfMove>>() {});
+        }
+    }
+
+    /** Writes every partition's block of level {@code level} (an action on {@code blocks}). */
+    void save(JavaRDD<PlacementBlock> blocks, int level) {
+        String dir = level(level).toString();
+        blocks.foreachPartition(it -> {
+            TaskContext task = TaskContext.get();
+            Path done = new Path(dir, String.format("block-%05d.lz4", task.partitionId()));
+            Path aside = new Path(dir, done.getName() + ".attempt-" + task.taskAttemptId());
+            FileSystem fs = done.getFileSystem(new Configuration());
+            try (DataOutputStream out = new DataOutputStream(new LZ4BlockOutputStream(fs.create(aside, true)))) {
+                it.next().writeTo(out);
+            }
+            fs.delete(done, false); // left by an earlier attempt of this task
+            if (!fs.rename(aside, done)) throw new IOException("cannot rename " + aside + " to " + done);
+        });
+    }
+
+    /** Marks level {@code level} finished with the figures of every half-move so far, and drops the level before. */
+    void finish(int level, List<HalfMove> halfMoves) throws IOException {
+        FileSystem fs = fs();
+        Path aside = new Path(level(level), "_DONE.json.writing");
+        try (OutputStream out = fs.create(aside, true)) {
+            JSON.writeValue(out, halfMoves);
+        }
+        if (!fs.rename(aside, new Path(level(level), "_DONE.json"))) throw new IOException("cannot finish level " + level);
+        if (level > 0) fs.delete(level(level - 1), true);
+    }
+
+    /** The blocks of a finished level, partition i read from file i. */
+    JavaRDD<PlacementBlock> load(JavaSparkContext jsc, int level) {
+        String dir = level(level).toString();
+        List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
+        return jsc.parallelize(ids, partitions).map(i -> {
+            Path file = new Path(dir, String.format("block-%05d.lz4", i));
+            try (DataInputStream in = new DataInputStream(new LZ4BlockInputStream(file.getFileSystem(new Configuration()).open(file)))) {
+                return PlacementBlock.readFrom(in);
+            }
+        });
+    }
+
+    /** Removes the folder, once the outputs are written. */
+    public void delete() throws IOException {
+        fs().delete(new Path(root), true);
+    }
+
+    private Path level(int level) { return new Path(root, String.format("level-%04d", level)); }
+
+    private FileSystem fs() throws IOException { return new Path(root).getFileSystem(new Configuration()); }
+}
