@@ -12,8 +12,7 @@ build_if_needed() {
   fi
   if (( stale )); then
     echo "building the project (mvn package) ..." >&2
-    (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests package dependency:build-classpath \
-        -Dmdep.outputFile="$CLASSPATH_FILE" -Dmdep.includeScope=runtime >&2)
+    (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests package >&2) # also writes target/classpath.txt
   fi
 }
 

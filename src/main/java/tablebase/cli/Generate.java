@@ -32,7 +32,7 @@ public final class Generate {
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         Material material = Material.parse(args.required("--endgame"));
         LoneKingRules rules = new LoneKingRules(material);
-        Path out = Path.of(args.required("--out"));
+        String out = args.required("--out");
         long start = System.nanoTime();
 
         try (OutputFolder folder = OutputFolder.prepare(out, args.has("--overwrite"))) {
@@ -59,7 +59,7 @@ public final class Generate {
                 .run(h -> System.out.println(h.progressLine()), work);
         Manifest.Run run = new Manifest.Run(Versions.project(),
                 spark.version(), jsc.master(), partitions, start);
-        TableExport.write(spark, solved, folder.staging(), run);
+        TableExport.write(spark, solved, folder, run);
         folder.commit();
         if (work != null) work.delete(); // the outputs are in place: the half-moves are not needed again
         System.out.printf("%s: %,d White-to-move wins (longest mate %d), %,d Black-to-move losses; wrote %s in %.1f s%n",

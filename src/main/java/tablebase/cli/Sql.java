@@ -1,7 +1,6 @@
 package tablebase.cli;
 
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -28,7 +27,7 @@ public final class Sql {
         Args args = new Args(argv, Set.of("--table", "--master", "--conf"), Set.of("--csv", "--json"));
         if (args.positional().size() != 1) throw new Args.UsageException("give one query, quoted");
         if (args.has("--csv") && args.has("--json")) throw new Args.UsageException("--csv and --json exclude each other");
-        Path folder = Path.of(args.required("--table"));
+        String folder = args.required("--table");
         String query = args.positional().get(0);
         return SparkOptions.withSession(args, "tablebase-sql", spark -> {
             TableView.register(spark, folder);

@@ -23,7 +23,7 @@ public final class Stats {
     static int stats(String[] argv) throws Exception {
         Args args = new Args(argv, Set.of("--table", "--plots", "--master", "--conf"), Set.of());
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
-        Path folder = Path.of(args.required("--table"));
+        String folder = args.required("--table");
         String plots = args.get("--plots", null);
         return SparkOptions.withSession(args, "tablebase-stats", spark -> {
             TableStats stats = TableStats.compute(spark, TableView.register(spark, folder));

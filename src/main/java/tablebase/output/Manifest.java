@@ -3,6 +3,8 @@ package tablebase.output;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,13 +51,18 @@ public final class Manifest {
         return m;
     }
 
-    public static void write(Map<String, Object> manifest, Path file) throws IOException {
-        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), manifest);
+    public static void write(Map<String, Object> manifest, OutputStream out) throws IOException {
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out, manifest);
     }
 
     @SuppressWarnings("unchecked")
     public static Map<String, Object> read(Path file) throws IOException {
         return new ObjectMapper().readValue(file.toFile(), Map.class);
+    }
+
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> read(InputStream in) throws IOException {
+        return new ObjectMapper().readValue(in, Map.class);
     }
 
     /** DTM -> number of positions, for the depths that have any. */

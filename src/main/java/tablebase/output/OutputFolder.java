@@ -1,47 +1,56 @@
 package tablebase.output;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
+import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.UUID;
-import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 
 /**
  * An output folder written aside and renamed into place: everything goes into a hidden staging folder
  * next to the final one, and only {@link #commit()} moves it to the final path. Closing without a commit
  * deletes the staging folder, so a failure never leaves anything at the final path.
+ *
+ * <p>Any Hadoop filesystem works (a local folder, {@code hdfs://}, ...), so a cluster's executors can
+ * write the Parquet export where the driver writes the rest.
  */
 public final class OutputFolder implements AutoCloseable {
+    private final FileSystem fs;
     private final Path target;
     private final Path staging;
     private final boolean overwrite;
     private boolean committed;
 
-    private OutputFolder(Path target, Path staging, boolean overwrite) {
+    private OutputFolder(FileSystem fs, Path target, Path staging, boolean overwrite) {
+        this.fs = fs;
         this.target = target;
         this.staging = staging;
         this.overwrite = overwrite;
     }
 
     /** Checks the final path up front: an existing one is refused unless {@code overwrite}; the parent must be writable. */
-    public static OutputFolder prepare(Path target, boolean overwrite) throws IOException {
-        Path out = target.toAbsolutePath().normalize();
-        if (Files.exists(out) && !overwrite)
+    public static OutputFolder prepare(String target, boolean overwrite) throws IOException {
+        Path given = new Path(target);
+        // an instance of our own: no checksum side files, and closing it leaves Spark's cached one alone
+        FileSystem fs = FileSystem.newInstance(given.toUri(), new Configuration());
+        fs.setWriteChecksum(false);
+        Path out = fs.makeQualified(given);
+        if (fs.exists(out) && !overwrite)
             throw new FileAlreadyExistsException(out + " already exists (pass --overwrite to replace it)");
-        if (Files.exists(out) && !Files.isDirectory(out))
+        if (fs.exists(out) && !fs.getFileStatus(out).isDirectory())
             throw new IOException(out + " exists and is not a folder");
         Path parent = out.getParent();
+        Path probe = new Path(parent, "." + out.getName() + ".probe-" + UUID.randomUUID());
         try {
-            Files.createDirectories(parent);
+            fs.mkdirs(parent);
+            fs.create(probe, false).close();
+            fs.delete(probe, false);
         } catch (IOException e) {
-            throw new IOException("cannot create " + parent + ": " + e.getMessage());
+            throw new IOException("cannot create " + out + ": " + e.getMessage().lines().findFirst().orElse(""));
         }
-        if (!Files.isWritable(parent)) throw new IOException(parent + " is not writable");
-        Path staging = parent.resolve("." + out.getFileName() + ".partial-" + UUID.randomUUID());
-        return new OutputFolder(out, staging, overwrite);
+        return new OutputFolder(fs, out, new Path(parent, "." + out.getName() + ".partial-" + UUID.randomUUID()), overwrite);
     }
 
     /**
@@ -49,8 +58,13 @@ public final class OutputFolder implements AutoCloseable {
      * (say, in the middle of the half-moves) leaves nothing behind.
      */
     public Path staging() throws IOException {
-        if (!Files.isDirectory(staging)) Files.createDirectory(staging);
+        if (!fs.exists(staging)) fs.mkdirs(staging);
         return staging;
+    }
+
+    /** A new file in the staging folder. */
+    public OutputStream create(String name) throws IOException {
+        return fs.create(new Path(staging(), name), false);
     }
 
     public Path target() { return target; }
@@ -58,32 +72,25 @@ public final class OutputFolder implements AutoCloseable {
     /** Moves the finished outputs to the final path (replacing what was there, when allowed). */
     public void commit() throws IOException {
         Path old = null;
-        if (Files.exists(target)) {
+        if (fs.exists(target)) {
             if (!overwrite) throw new FileAlreadyExistsException(target + " appeared while generating; not replaced");
-            old = target.resolveSibling("." + target.getFileName() + ".old-" + UUID.randomUUID());
-            Files.move(target, old);
+            old = new Path(target.getParent(), "." + target.getName() + ".old-" + UUID.randomUUID());
+            rename(target, old);
         }
-        Files.move(staging, target);
+        rename(staging, target);
         committed = true;
-        if (old != null) deleteTree(old);
+        if (old != null) fs.delete(old, true);
     }
 
-    @Override public void close() {
-        if (!committed) deleteTree(staging);
+    private void rename(Path from, Path to) throws IOException {
+        if (!fs.rename(from, to)) throw new IOException("cannot rename " + from + " to " + to);
     }
 
-    static void deleteTree(Path root) {
-        if (!Files.exists(root)) return;
-        try (Stream<Path> paths = Files.walk(root)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.delete(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    @Override public void close() throws IOException {
+        try {
+            if (!committed) fs.delete(staging, true);
+        } finally {
+            fs.close();
         }
     }
 }

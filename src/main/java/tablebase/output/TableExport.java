@@ -3,14 +3,13 @@ package tablebase.output;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -28,37 +27,39 @@ public final class TableExport {
     /** The packed file's name for an endgame: {@code kbnk.bin}. */
     public static String packedName(String endgame) { return endgame.toLowerCase() + ".bin"; }
 
-    /** Writes everything into {@code folder} and returns the manifest written. */
-    public static Map<String, Object> write(SparkSession spark, Solved solved, Path folder, Manifest.Run run) throws IOException {
+    /** Writes everything into the folder's staging area (the caller commits) and returns the manifest written. */
+    public static Map<String, Object> write(SparkSession spark, Solved solved, OutputFolder folder, Manifest.Run run) throws IOException {
         LoneKingRules rules = solved.rules();
         JavaRDD<Row> rows = solved.blocks().flatMap(b -> PositionRows.of(rules, b));
         spark.createDataFrame(rows, PositionRows.schema(rules.material()))
-                .write().parquet(folder.resolve(PARQUET).toString());
+                .write().parquet(new Path(folder.staging(), PARQUET).toString());
         long parquetRows = solved.total(Color.WHITE) + solved.total(Color.BLACK);
 
         Map<String, Object> packed = null;
         if (rules.material().equals(PackedTable.KBNK)) {
             String name = packedName(rules.material().name());
-            String sha256 = writePacked(solved, folder.resolve(name));
+            String sha256 = writePacked(solved, folder.create(name));
             packed = new LinkedHashMap<>();
             packed.put("name", name);
             packed.put("bytes", PackedTable.SIZE);
             packed.put("sha256", sha256);
         }
         Map<String, Object> manifest = Manifest.of(solved, run, parquetRows, packed);
-        Manifest.write(manifest, folder.resolve(MANIFEST));
+        try (OutputStream out = folder.create(MANIFEST)) {
+            Manifest.write(manifest, out);
+        }
         return manifest;
     }
 
     /** Writes the packed file from the blocks, streamed one partition at a time to the driver; returns its SHA-256. */
-    private static String writePacked(Solved solved, Path file) throws IOException {
+    private static String writePacked(Solved solved, OutputStream file) throws IOException {
         MessageDigest sha256;
         try {
             sha256 = MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        try (OutputStream out = new DigestOutputStream(new BufferedOutputStream(Files.newOutputStream(file)), sha256)) {
+        try (OutputStream out = new DigestOutputStream(new BufferedOutputStream(file), sha256)) {
             PackedTable.write(solved.rules(), solved.blocks().toLocalIterator(), out);
         }
         return HexFormat.of().formatHex(sha256.digest());

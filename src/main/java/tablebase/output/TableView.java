@@ -1,23 +1,33 @@
 package tablebase.output;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
+import java.util.Map;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Material;
 
-/** A generated table's Parquet export registered as a Spark SQL view named after its endgame ({@code kbnk}). */
-public record TableView(Material material, String name, Path folder) {
+/**
+ * A generated table's Parquet export registered as a Spark SQL view named after its endgame ({@code kbnk}).
+ * The folder may be on any filesystem Spark reads (a local folder, {@code hdfs://}, ...).
+ */
+public record TableView(Material material, String name, String folder) {
 
     /** Reads the folder's manifest for the endgame and registers {@code folder/parquet} under its name. */
-    public static TableView register(SparkSession spark, Path folder) throws IOException {
-        Path parquet = folder.resolve(TableExport.PARQUET), manifest = folder.resolve(TableExport.MANIFEST);
-        if (!Files.isDirectory(parquet) || !Files.isRegularFile(manifest))
+    public static TableView register(SparkSession spark, String folder) throws IOException {
+        Path root = new Path(folder);
+        FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
+        Path parquet = new Path(root, TableExport.PARQUET), manifest = new Path(root, TableExport.MANIFEST);
+        if (!fs.isDirectory(parquet) || !fs.isFile(manifest))
             throw new NoSuchFileException(folder + ": not a generated table (it needs " + TableExport.PARQUET + "/ and "
                     + TableExport.MANIFEST + "; make one with jobs/generate)");
-        Object endgame = Manifest.read(manifest).get("endgame");
-        if (!(endgame instanceof String e)) throw new IOException(manifest + " names no endgame");
+        Map<String, Object> read;
+        try (InputStream in = fs.open(manifest)) {
+            read = Manifest.read(in);
+        }
+        if (!(read.get("endgame") instanceof String e)) throw new IOException(manifest + " names no endgame");
         Material material = Material.parse(e);
         String name = material.name().toLowerCase();
         spark.read().parquet(parquet.toString()).createOrReplaceTempView(name);

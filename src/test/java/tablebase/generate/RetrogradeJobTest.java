@@ -24,6 +24,7 @@ import tablebase.chess.Material;
 import tablebase.chess.Move;
 import tablebase.chess.Position;
 import tablebase.output.Manifest;
+import tablebase.output.OutputFolder;
 import tablebase.output.TableExport;
 
 /** The Spark pipeline end to end on 3-piece endgames, against a brute-force minimax. */
@@ -38,8 +39,12 @@ class RetrogradeJobTest {
 
         // the Parquet export holds exactly the brute force's won and lost positions with their depths
         SparkSession spark = SparkTestSession.session();
-        Map<String, Object> manifest = TableExport.write(spark, solved, dir,
-                new Manifest.Run("test", spark.version(), "local[2]", 3, System.nanoTime()));
+        Map<String, Object> manifest;
+        try (OutputFolder out = OutputFolder.prepare(dir.resolve("kqk").toString(), false)) {
+            manifest = TableExport.write(spark, solved, out, new Manifest.Run("test", spark.version(), "local[2]", 3, System.nanoTime()));
+            out.commit();
+        }
+        dir = dir.resolve("kqk");
         Dataset<Row> parquet = spark.read().parquet(dir.resolve(TableExport.PARQUET).toString());
         List<Row> rows = new ArrayList<>();
         for (long key = 0; key < 1L << 19; key++) {

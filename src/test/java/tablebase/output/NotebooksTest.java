@@ -32,7 +32,7 @@ class NotebooksTest {
 
     @BeforeAll
     static void registerTable() throws Exception {
-        TableView.register(SparkTestSession.session(), KbnkTable.folder());
+        TableView.register(SparkTestSession.session(), KbnkTable.folder().toString());
     }
 
     /** The statements of a notebook's code cells, in order. */

@@ -21,7 +21,7 @@ class TableStatsTest {
     @Test
     void statsAgreeWithTheManifestAndTheLightCornersAreTheQuickestMates() throws Exception {
         Path folder = KbnkTable.folder();
-        TableStats stats = TableStats.compute(SparkTestSession.session(), TableView.register(SparkTestSession.session(), folder));
+        TableStats stats = TableStats.compute(SparkTestSession.session(), TableView.register(SparkTestSession.session(), folder.toString()));
         Map<String, Object> manifest = Manifest.read(folder.resolve(TableExport.MANIFEST));
         Map<?, ?> histograms = (Map<?, ?>) manifest.get("dtm_histogram");
         for (Color side : Color.values()) {

@@ -1,0 +1,82 @@
+package tablebase.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import tablebase.KbnkTable;
+import tablebase.Launchers;
+
+/**
+ * A real Spark standalone cluster on 127.0.0.1 (a master and two single-core workers started by
+ * jobs/cluster from the Maven jars), the application jar submitted with spark-submit: its packed file is
+ * byte-identical to local mode's, also when a worker is killed in the middle of the run.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterIT {
+    private static Path dir;
+    private static final List<Long> pids = new ArrayList<>();
+
+    @BeforeAll
+    static void startCluster() throws Exception {
+        dir = Files.createTempDirectory("cluster-it");
+        Path log = dir.resolve("start.log");
+        int exit = Launchers.run(log, 180, "cluster", "start", "--dir", dir.resolve("cluster"), "--workers", 2, "--cores", 1);
+        try (Stream<Path> files = Files.list(dir.resolve("cluster/pids"))) {
+            for (Path f : files.toList()) pids.add(Long.parseLong(Files.readString(f).strip()));
+        }
+        assertEquals(0, exit, Files.readString(log));
+        assertEquals(3, pids.size(), "a master and two workers");
+    }
+
+    @AfterAll
+    static void stopCluster() throws Exception {
+        Launchers.run(dir.resolve("stop.log"), 60, "cluster", "stop", "--dir", dir.resolve("cluster"));
+        for (long pid : pids)
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "process " + pid + " still runs");
+    }
+
+    private static byte[] packed(Path out) throws Exception { return Files.readAllBytes(out.resolve("kbnk.bin")); }
+
+    @Test
+    @Order(1)
+    void theClusterWritesTheSamePackedFileAsLocalMode() throws Exception {
+        Path out = dir.resolve("kbnk"), log = dir.resolve("submit.log");
+        int exit = Launchers.run(log, 900, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
+                "--endgame", "KBNK", "--out", out, "--partitions", 2);
+        assertEquals(0, exit, Files.readString(log));
+        assertTrue(Files.readString(log).contains("KBNK on spark://127.0.0.1:"), Files.readString(log));
+        assertArrayEquals(packed(KbnkTable.folder()), packed(out));
+    }
+
+    @Test
+    @Order(2)
+    void losingAWorkerInTheMiddleStillEndsWithTheSamePackedFile() throws Exception {
+        Path out = dir.resolve("kbnk-lost-worker"), log = dir.resolve("lost-worker.log");
+        Process driver = Launchers.start(log, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
+                "--endgame", "KBNK", "--out", out, "--partitions", 2, "--work", dir.resolve("work"));
+        try {
+            Launchers.awaitLine(log, "white depth 12", driver, 600);
+            assertEquals(0, Launchers.run(dir.resolve("kill.log"), 30, "cluster", "kill-worker", "--dir", dir.resolve("cluster"), 1));
+            assertTrue(driver.waitFor(900, java.util.concurrent.TimeUnit.SECONDS), "the run did not end");
+            String text = Files.readString(log);
+            assertEquals(0, driver.exitValue(), text);
+            assertTrue(text.contains("Lost executor") || text.contains("lost executor"), "the driver saw the executor go:\n" + text);
+        } finally {
+            driver.destroyForcibly();
+        }
+        assertArrayEquals(packed(KbnkTable.folder()), packed(out));
+    }
+}
