@@ -46,6 +46,9 @@ class ClusterIT {
         Launchers.run(dir.resolve("stop.log"), 60, "cluster", "stop", "--dir", dir.resolve("cluster"));
         for (long pid : pids)
             assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "process " + pid + " still runs");
+        try (Stream<Path> all = Files.walk(dir)) { // the outputs, logs and the cluster's links: a few MB
+            all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
     }
 
     private static byte[] packed(Path out) throws Exception { return Files.readAllBytes(out.resolve("kbnk.bin")); }
