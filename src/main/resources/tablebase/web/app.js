@@ -121,6 +121,7 @@ function showProbe(p, keepLine) {
   $('moves-title').textContent = (white ? "White's" : "Black's") + ' moves, best first';
   const list = $('moves');
   list.replaceChildren();
+  if (!p.moves.length) list.append(p.checkmate ? 'none: checkmate' : 'none: stalemate');
   for (const m of p.moves) {
     const li = document.createElement('li');
     li.dataset.uci = m.uci;

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -37,6 +38,7 @@ class BoardExplorerBrowserTest {
     private static ProbeServer server;
     private static ChromeDriver browser;
     private static WebDriverWait wait;
+    private static Path profile;
 
     @BeforeAll
     static void start() throws Exception {
@@ -45,10 +47,14 @@ class BoardExplorerBrowserTest {
         table = Tablebase.open(KbnkTable.folder());
         server = ProbeServer.start(table, "127.0.0.1", 0, 4);
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
-                .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,900");
+                .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,900",
+                        "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                        "--user-data-dir=" + (profile = Files.createTempDirectory("chromium-profile")));
         ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(DRIVER.toFile()).build();
         browser = new ChromeDriver(service, options);
+        // the page re-renders the board and the line on every answer: an element read mid-render is stale, read again
         wait = new WebDriverWait(browser, Duration.ofSeconds(20));
+        wait.ignoring(StaleElementReferenceException.class);
         Files.createDirectories(SCREENSHOTS);
     }
 
@@ -56,6 +62,7 @@ class BoardExplorerBrowserTest {
     static void stop() {
         if (browser != null) browser.quit();
         if (server != null) server.close();
+        if (profile != null) org.apache.commons.io.FileUtils.deleteQuietly(profile.toFile());
     }
 
     private static WebElement result() { return browser.findElement(By.id("result")); }
