@@ -43,11 +43,27 @@ class ClusterIT {
 
     @AfterAll
     static void stopCluster() throws Exception {
-        Launchers.run(dir.resolve("stop.log"), 60, "cluster", "stop", "--dir", dir.resolve("cluster"));
-        for (long pid : pids)
-            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "process " + pid + " still runs");
+        assertEquals(0, Launchers.run(dir.resolve("stop.log"), 120, "cluster", "stop", "--dir", dir.resolve("cluster")),
+                () -> read(dir.resolve("stop.log")));
+        for (long pid : pids) assertFalse(running(pid), "process " + pid + " still runs");
         try (Stream<Path> all = Files.walk(dir)) { // the outputs, logs and the cluster's links: a few MB
             all.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    /** Alive and not a zombie waiting to be reaped (which a container's first process may be slow to do). */
+    private static boolean running(long pid) throws Exception {
+        Path stat = Path.of("/proc", Long.toString(pid), "stat");
+        if (!Files.exists(stat)) return false;
+        String text = read(stat);
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false) && !text.substring(text.lastIndexOf(')') + 1).trim().startsWith("Z");
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (Exception e) {
+            return "";
         }
     }
 
