@@ -72,13 +72,11 @@ public final class WorkFolder implements Serializable {
     /** The half-moves of the last finished level (empty when nothing is finished); it drops unfinished levels. */
     public List<HalfMove> finished() throws IOException {
         FileSystem fs = fs();
+        FileStatus[] levels = fs.listStatus(new Path(root), p -> p.getName().startsWith("level-"));
         int last = -1;
-        for (FileStatus s : fs.listStatus(new Path(root), p -> p.getName().startsWith("level-"))) {
-            int level = Integer.parseInt(s.getPath().getName().substring("level-".length()));
-            if (fs.exists(new Path(s.getPath(), "_DONE.json"))) last = Math.max(last, level);
-        }
-        for (FileStatus s : fs.listStatus(new Path(root), p -> p.getName().startsWith("level-")))
-            if (Integer.parseInt(s.getPath().getName().substring("level-".length())) > last) fs.delete(s.getPath(), true);
+        for (FileStatus s : levels)
+            if (fs.exists(new Path(s.getPath(), "_DONE.json"))) last = Math.max(last, levelOf(s));
+        for (FileStatus s : levels) if (levelOf(s) > last) fs.delete(s.getPath(), true);
         if (last < 0) return List.of();
         try (var in = fs.open(new Path(level(last), "_DONE.json"))) {
             return JSON.readValue(in, new TypeReference<List<HalfMove>>() {});
@@ -128,6 +126,8 @@ public final class WorkFolder implements Serializable {
     public void delete() throws IOException {
         fs().delete(new Path(root), true);
     }
+
+    private static int levelOf(FileStatus dir) { return Integer.parseInt(dir.getPath().getName().substring("level-".length())); }
 
     private Path level(int level) { return new Path(root, String.format("level-%04d", level)); }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,9 +56,10 @@ public final class Manifest {
         new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out, manifest);
     }
 
-    @SuppressWarnings("unchecked")
     public static Map<String, Object> read(Path file) throws IOException {
-        return new ObjectMapper().readValue(file.toFile(), Map.class);
+        try (InputStream in = Files.newInputStream(file)) {
+            return read(in);
+        }
     }
 
     @SuppressWarnings("unchecked")

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
@@ -17,27 +15,17 @@ import tablebase.output.OutputFolder;
 
 /** The generate command's front door: clear one-line errors, exit codes, and nothing half-written. */
 class GenerateCliTest {
-    private record Result(int exit, String err) {}
-
-    private static Result run(String... args) {
-        PrintStream saved = System.err;
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(err, true));
-        try {
-            int exit = Cli.run("generate", Generate.USAGE, () -> Generate.generate(args));
-            return new Result(exit, err.toString());
-        } finally {
-            System.setErr(saved);
-        }
+    private static CliRun run(String... args) {
+        return CliRun.of("generate", Generate.USAGE, "", () -> Generate.generate(args));
     }
 
     @Test
     void unknownOrUnsupportedEndgamesAreRefusedNamingWhatIsSupported(@TempDir Path dir) {
-        Result r = run("--endgame", "KQKR", "--out", dir.resolve("t").toString());
+        CliRun r = run("--endgame", "KQKR", "--out", dir.resolve("t").toString());
         assertEquals(1, r.exit());
         assertTrue(r.err().contains("not supported yet; supported: KQK, KRK"), r.err());
         assertEquals(1, r.err().lines().count(), r.err());
-        Result nonsense = run("--endgame", "KXK", "--out", dir.resolve("t").toString());
+        CliRun nonsense = run("--endgame", "KXK", "--out", dir.resolve("t").toString());
         assertEquals(1, nonsense.exit());
         assertTrue(nonsense.err().startsWith("generate: error: not an endgame: 'KXK'"), nonsense.err());
         assertFalse(Files.exists(dir.resolve("t")));
@@ -56,7 +44,7 @@ class GenerateCliTest {
         Path out = dir.resolve("krk");
         Files.createDirectories(out);
         Files.writeString(out.resolve("old.txt"), "old");
-        Result refused = run("--endgame", "KRK", "--out", out.toString());
+        CliRun refused = run("--endgame", "KRK", "--out", out.toString());
         assertEquals(1, refused.exit());
         assertTrue(refused.err().contains("already exists (pass --overwrite"), refused.err());
         assertTrue(Files.exists(out.resolve("old.txt")));
@@ -73,7 +61,7 @@ class GenerateCliTest {
     @Test
     void anUnwritableParentIsAClearError(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("plain-file"), "x");
-        Result r = run("--endgame", "KBNK", "--out", file.resolve("table").toString());
+        CliRun r = run("--endgame", "KBNK", "--out", file.resolve("table").toString());
         assertEquals(1, r.exit());
         assertTrue(r.err().startsWith("generate: error: cannot create"), r.err());
     }

@@ -5,11 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -28,8 +23,6 @@ class ProbeCliTest {
     private static String table;
     private static Tablebase api;
 
-    private record Result(int exit, String out, String err) {}
-
     @BeforeAll
     static void open() throws Exception {
         Path folder = KbnkTable.folder();
@@ -37,27 +30,14 @@ class ProbeCliTest {
         api = Tablebase.open(folder);
     }
 
-    private static Result run(String stdin, String... args) {
-        PrintStream out = System.out, err = System.err;
-        InputStream in = System.in;
-        ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-        System.setIn(new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8)));
-        try {
-            int exit = Cli.run("probe", Probe.USAGE, () -> Probe.probe(args));
-            return new Result(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-            System.setIn(in);
-        }
+    private static CliRun run(String stdin, String... args) {
+        return CliRun.of("probe", Probe.USAGE, stdin, () -> Probe.probe(args));
     }
 
     @Test
     void aWinIsToldWithItsBestMoveAndTheWholeLineInSanAndUci() {
         ProbeResult expected = api.probe(WIN);
-        Result r = run("", "--table", table, WIN);
+        CliRun r = run("", "--table", table, WIN);
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("White to move: White mates in " + expected.dtm()), r.out());
         assertTrue(r.out().contains("(" + expected.bestMove().uci() + ")"), r.out());
@@ -69,7 +49,7 @@ class ProbeCliTest {
     @Test
     void blackToMoveListsEveryReplyBestDefenceFirstAndAnUnquotedFenWorks() {
         ProbeResult expected = api.probe(LOST);
-        Result r = run("", ("--table " + table + " " + LOST).split(" "));
+        CliRun r = run("", ("--table " + table + " " + LOST).split(" "));
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("Black to move: Black is lost in " + expected.dtm()), r.out());
         List<String> replies = r.out().lines().dropWhile(l -> !l.contains("Black's moves")).skip(1).toList();
@@ -80,7 +60,7 @@ class ProbeCliTest {
 
     @Test
     void jsonCarriesTheLichessStyleFields() throws Exception {
-        Result r = run("", "--table", table, "--json", WIN);
+        CliRun r = run("", "--table", table, "--json", WIN);
         assertEquals(0, r.exit(), r.err());
         assertEquals(1, r.out().lines().count());
         JsonNode j = new ObjectMapper().readTree(r.out());
@@ -100,7 +80,7 @@ class ProbeCliTest {
 
     @Test
     void standardInputIsAnsweredLineByLineErrorsInPlace() throws Exception {
-        Result r = run(WIN + "\nnot a fen\n\n8/8/8/8/8/8/1k6/KBN5 w - - 0 1\n" + LOST + "\n", "--table", table, "--json");
+        CliRun r = run(WIN + "\nnot a fen\n\n8/8/8/8/8/8/1k6/KBN5 w - - 0 1\n" + LOST + "\n", "--table", table, "--json");
         assertEquals(0, r.exit(), r.err());
         List<JsonNode> lines = r.out().lines().map(l -> {
             try {
@@ -115,19 +95,19 @@ class ProbeCliTest {
         assertTrue(lines.get(1).get("error").asText().contains("8 ranks"), lines.get(1).toString());
         assertTrue(lines.get(2).get("error").asText().contains("the kings touch"), lines.get(2).toString());
         assertEquals("loss", lines.get(3).get("category").asText());
-        Result text = run(WIN + "\nxx\n", "--table", table);
+        CliRun text = run(WIN + "\nxx\n", "--table", table);
         assertTrue(text.out().contains("error: a FEN has 2 to 6 fields"), text.out());
     }
 
     @Test
     void aBadSingleFenOrTableExitsNonZeroWithOneLine(@TempDir Path empty) throws Exception {
-        Result illegal = run("", "--table", table, "8/8/8/8/8/8/1k6/KBN5 w - - 0 1");
+        CliRun illegal = run("", "--table", table, "8/8/8/8/8/8/1k6/KBN5 w - - 0 1");
         assertEquals(1, illegal.exit());
         assertEquals("probe: error: illegal position: the kings touch", illegal.err().strip());
-        Result json = run("", "--table", table, "--json", "8/8/8/8/8/8/8/KQ4k1 w - - 0 1");
+        CliRun json = run("", "--table", table, "--json", "8/8/8/8/8/8/8/KQ4k1 w - - 0 1");
         assertEquals(1, json.exit());
         assertTrue(new ObjectMapper().readTree(json.out()).get("error").asText().contains("KQK"), json.out());
-        Result noTable = run("", "--table", empty.toString(), WIN);
+        CliRun noTable = run("", "--table", empty.toString(), WIN);
         assertEquals(1, noTable.exit());
         assertEquals(1, noTable.err().lines().count(), noTable.err());
         assertTrue(noTable.err().contains("kbnk.bin: no such file"), noTable.err());

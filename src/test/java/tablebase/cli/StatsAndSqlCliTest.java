@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -27,34 +24,18 @@ import tablebase.output.TableExport;
 class StatsAndSqlCliTest {
     private static Path folder;
 
-    private record Result(int exit, String out, String err) {}
-
     @BeforeAll
     static void table() throws Exception {
         folder = KbnkTable.folder();
         SparkTestSession.get();
     }
 
-    private static Result run(String name, String usage, java.util.concurrent.Callable<Integer> command) {
-        PrintStream out = System.out, err = System.err;
-        ByteArrayOutputStream o = new ByteArrayOutputStream(), e = new ByteArrayOutputStream();
-        System.setOut(new PrintStream(o, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(e, true, StandardCharsets.UTF_8));
-        try {
-            int exit = Cli.run(name, usage, command);
-            return new Result(exit, o.toString(StandardCharsets.UTF_8), e.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
-    }
-
-    private static Result sql(String... args) { return run("sql", Sql.USAGE, () -> Sql.sql(args)); }
+    private static CliRun sql(String... args) { return CliRun.of("sql", Sql.USAGE, "", () -> Sql.sql(args)); }
 
     @Test
     void statsPrintsTheFiguresAndDrawsFiveCharts(@TempDir Path plots) throws Exception {
         Map<?, ?> positions = (Map<?, ?>) Manifest.read(folder.resolve(TableExport.MANIFEST)).get("positions");
-        Result r = run("stats", Stats.USAGE, () -> Stats.stats(new String[] {"--table", folder.toString(), "--plots", plots.toString()}));
+        CliRun r = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--table", folder.toString(), "--plots", plots.toString()}));
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains(String.format("%,d", ((Number) positions.get("white_to_move_won")).longValue())), r.out());
         assertTrue(r.out().contains("Mean DTM of White's wins (light-square bishop) by Black king square"), r.out());
@@ -73,7 +54,7 @@ class StatsAndSqlCliTest {
         String query = "SELECT stm, count(*) AS positions, max(dtm) AS max_dtm FROM kbnk GROUP BY stm ORDER BY stm";
         long white = SparkTestSession.session().read().parquet(folder.resolve(TableExport.PARQUET).toString())
                 .filter("stm = 'w'").count();
-        Result aligned = sql("--table", folder.toString(), query);
+        CliRun aligned = sql("--table", folder.toString(), query);
         assertEquals(0, aligned.exit(), aligned.err());
         List<String> lines = aligned.out().lines().toList();
         assertEquals("stm | positions | max_dtm", lines.get(0));
@@ -82,11 +63,11 @@ class StatsAndSqlCliTest {
         assertEquals(lines.get(0).length(), lines.get(3).length());
         assertEquals("(2 rows)", lines.get(4));
 
-        Result csv = sql("--table", folder.toString(), "--csv", query);
+        CliRun csv = sql("--table", folder.toString(), "--csv", query);
         assertEquals(List.of("stm,positions,max_dtm", "b," + (csv.out().lines().toList().get(1).split(",")[1]) + ",33",
                 "w," + white + ",33"), csv.out().lines().toList());
 
-        Result json = sql("--table", folder.toString(), "--json", query);
+        CliRun json = sql("--table", folder.toString(), "--json", query);
         List<String> objects = json.out().lines().toList();
         assertEquals(2, objects.size());
         assertEquals(white, new ObjectMapper().readTree(objects.get(1)).get("positions").asLong());
@@ -94,19 +75,19 @@ class StatsAndSqlCliTest {
 
     @Test
     void badQueriesAndMissingTablesAreOneLineErrors(@TempDir Path empty) throws Exception {
-        Result bad = sql("--table", folder.toString(), "SELECT nope FROM kbnk");
+        CliRun bad = sql("--table", folder.toString(), "SELECT nope FROM kbnk");
         assertEquals(1, bad.exit());
         assertEquals(1, bad.err().lines().count(), bad.err());
         assertTrue(bad.err().startsWith("sql: error: bad query: [UNRESOLVED_COLUMN"), bad.err());
-        Result unparsable = sql("--table", folder.toString(), "SELEKT 1");
+        CliRun unparsable = sql("--table", folder.toString(), "SELEKT 1");
         assertEquals(1, unparsable.exit());
         assertTrue(unparsable.err().contains("bad query"), unparsable.err());
-        Result missing = sql("--table", empty.toString(), "SELECT 1");
+        CliRun missing = sql("--table", empty.toString(), "SELECT 1");
         assertEquals(1, missing.exit());
         assertTrue(missing.err().contains("not a generated table"), missing.err());
         assertEquals(2, sql("--table", folder.toString(), "--csv", "--json", "SELECT 1").exit());
         assertEquals(2, sql("--table", folder.toString()).exit());
-        Result stats = run("stats", Stats.USAGE, () -> Stats.stats(new String[] {"--table", empty.toString()}));
+        CliRun stats = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--table", empty.toString()}));
         assertEquals(1, stats.exit());
         assertEquals(1, stats.err().lines().count(), stats.err());
         assertTrue(Files.exists(empty));
