@@ -1,0 +1,156 @@
+package tablebase.chess;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A dense index of the positions of any pawnless material up to the eight symmetries of the board, one
+ * function for every material (no hand-written index per endgame). An index is
+ * {@code kingPair * restSize + rest}: {@code kingPair} numbers the 462 classes of legal king placements,
+ * and {@code rest} places the other pieces in material order, each run of identical pieces as one
+ * combination of squares (so KBBK counts its two bishops once). The side to move is not part of it.
+ *
+ * <p>Every position maps to the index of its canonical form: among its eight images, those with the
+ * smallest king pair code ({@code wk * 64 + bk}), and among these the smallest index. Some indexes are
+ * never canonical (pieces on one square, or the mirror of a smaller one when the kings are symmetric);
+ * {@link #position} decodes them all the same, and {@link #index} tells which are canonical.
+ */
+public final class PositionIndex implements Serializable {
+    /** Canonical king pairs {@code wk * 64 + bk}, ascending; 462 of them. */
+    private static final int[] KING_PAIRS;
+    /** Pair code -> its index in KING_PAIRS, or -1 when the pair is illegal or not canonical. */
+    private static final int[] KING_PAIR_INDEX = new int[64 * 64];
+    private static final long[][] BINOMIAL = new long[65][7];
+
+    static {
+        for (int n = 0; n <= 64; n++) {
+            BINOMIAL[n][0] = 1;
+            for (int k = 1; k < 7; k++) BINOMIAL[n][k] = n == 0 ? 0 : BINOMIAL[n - 1][k - 1] + BINOMIAL[n - 1][k];
+        }
+        Arrays.fill(KING_PAIR_INDEX, -1);
+        List<Integer> pairs = new ArrayList<>();
+        for (int code = 0; code < 64 * 64; code++) {
+            int wk = code / 64, bk = code % 64;
+            if (Square.distance(wk, bk) <= 1 || smallestImage(wk, bk) != code) continue;
+            KING_PAIR_INDEX[code] = pairs.size();
+            pairs.add(code);
+        }
+        KING_PAIRS = pairs.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private final Material material;
+    private final int whiteKing, blackKing;
+    /** Runs of identical non-king pieces: first piece index and length, in material order. */
+    private final int[] groupStart, groupLength;
+    private final long restSize;
+
+    public PositionIndex(Material material) {
+        if (material.size() > 8) throw new IllegalArgumentException("an index covers up to 8 pieces, not " + material.size());
+        this.material = material;
+        this.whiteKing = material.kingIndex(Color.WHITE);
+        this.blackKing = material.kingIndex(Color.BLACK);
+        List<int[]> groups = new ArrayList<>();
+        for (int i = 0; i < material.size(); i++) {
+            if (i == whiteKing || i == blackKing) continue;
+            int[] last = groups.isEmpty() ? null : groups.get(groups.size() - 1);
+            if (last != null && last[0] + last[1] == i && material.piece(last[0]).equals(material.piece(i))) last[1]++;
+            else groups.add(new int[] {i, 1});
+        }
+        groupStart = groups.stream().mapToInt(g -> g[0]).toArray();
+        groupLength = groups.stream().mapToInt(g -> g[1]).toArray();
+        long rest = 1;
+        for (int length : groupLength) rest *= BINOMIAL[64][length];
+        restSize = rest;
+    }
+
+    public static int kingPairs() { return KING_PAIRS.length; }
+
+    public Material material() { return material; }
+
+    /** Number of indexes (per side to move). */
+    public long size() { return KING_PAIRS.length * restSize; }
+
+    /** The index of the position's canonical form; its kings must not touch. */
+    public long index(Position p) {
+        if (Square.distance(p.kingSquare(Color.WHITE), p.kingSquare(Color.BLACK)) <= 1)
+            throw new IllegalArgumentException("no index for touching kings: " + p);
+        int best = Integer.MAX_VALUE;
+        for (int s = 0; s < 8; s++)
+            best = Math.min(best, Square.transform(p.kingSquare(Color.WHITE), s) * 64 + Square.transform(p.kingSquare(Color.BLACK), s));
+        long index = Long.MAX_VALUE;
+        for (int s = 0; s < 8; s++) {
+            int pair = Square.transform(p.kingSquare(Color.WHITE), s) * 64 + Square.transform(p.kingSquare(Color.BLACK), s);
+            if (pair == best) index = Math.min(index, rawIndex(p, s));
+        }
+        return index;
+    }
+
+    /** The symmetry (see {@link Square#transform}) that takes {@code p} to the position of its index. */
+    public int canonicalSymmetry(Position p) {
+        long index = index(p);
+        for (int s = 0; s < 8; s++) {
+            int pair = Square.transform(p.kingSquare(Color.WHITE), s) * 64 + Square.transform(p.kingSquare(Color.BLACK), s);
+            if (KING_PAIR_INDEX[pair] >= 0 && rawIndex(p, s) == index) return s;
+        }
+        throw new IllegalStateException("no symmetry reaches the index of " + p); // index() refused it already
+    }
+
+    /** The pieces on the squares an index names, {@code side} to move; null when two pieces share a square. */
+    public Position position(long index, Color side) {
+        if (index < 0 || index >= size()) throw new IllegalArgumentException("index " + index + " is outside 0.." + (size() - 1));
+        int pair = KING_PAIRS[(int) (index / restSize)];
+        int[] squares = new int[material.size()];
+        squares[whiteKing] = pair / 64;
+        squares[blackKing] = pair % 64;
+        long rest = index % restSize;
+        for (int g = groupLength.length - 1; g >= 0; g--) {
+            long radix = BINOMIAL[64][groupLength[g]];
+            unrank(rest % radix, groupLength[g], squares, groupStart[g]);
+            rest /= radix;
+        }
+        long occupied = 0;
+        for (int sq : squares) {
+            if ((occupied & (1L << sq)) != 0) return null;
+            occupied |= 1L << sq;
+        }
+        return new Position(material, squares, side);
+    }
+
+    /** The index of {@code p} seen through symmetry {@code s}, whose king pair must be canonical. */
+    private long rawIndex(Position p, int s) {
+        int pair = KING_PAIR_INDEX[Square.transform(p.kingSquare(Color.WHITE), s) * 64 + Square.transform(p.kingSquare(Color.BLACK), s)];
+        if (pair < 0) return Long.MAX_VALUE;
+        long rest = 0;
+        int[] group = new int[6];
+        for (int g = 0; g < groupLength.length; g++) {
+            for (int j = 0; j < groupLength[g]; j++) group[j] = Square.transform(p.square(groupStart[g] + j), s);
+            Arrays.sort(group, 0, groupLength[g]);
+            rest = rest * BINOMIAL[64][groupLength[g]] + rank(group, groupLength[g]);
+        }
+        return pair * restSize + rest;
+    }
+
+    /** Colex rank of ascending squares: sum of C(sq_j, j + 1). */
+    private static long rank(int[] ascending, int k) {
+        long r = 0;
+        for (int j = 0; j < k; j++) r += BINOMIAL[ascending[j]][j + 1];
+        return r;
+    }
+
+    private static void unrank(long r, int k, int[] squares, int at) {
+        for (int j = k; j >= 1; j--) {
+            int sq = j - 1;
+            while (BINOMIAL[sq + 1][j] <= r) sq++;
+            squares[at + j - 1] = sq;
+            r -= BINOMIAL[sq][j];
+        }
+    }
+
+    private static int smallestImage(int wk, int bk) {
+        int best = Integer.MAX_VALUE;
+        for (int s = 0; s < 8; s++) best = Math.min(best, Square.transform(wk, s) * 64 + Square.transform(bk, s));
+        return best;
+    }
+}

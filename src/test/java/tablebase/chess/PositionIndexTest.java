@@ -1,0 +1,92 @@
+package tablebase.chess;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashSet;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class PositionIndexTest {
+    /** The smallest key among a position's eight images: one value per symmetry class. */
+    private static long classOf(Position p) {
+        return IntStream.range(0, 8).mapToLong(s -> p.transform(s).key()).min().orElseThrow();
+    }
+
+    private static boolean placeable(Position p) {
+        return p.illegalReason() == null || !p.illegalReason().startsWith("two pieces") && !p.illegalReason().equals("the kings touch");
+    }
+
+    @Test
+    void thereAre462ClassesOfKingPairs() {
+        assertEquals(462, PositionIndex.kingPairs());
+    }
+
+    /** Every placement (kings apart, squares distinct) of the material, White to move. */
+    private static void checkEveryPlacement(Material material, PositionIndex index) {
+        Set<Long> classes = new HashSet<>(), indexes = new HashSet<>();
+        int n = material.size();
+        for (long key = 0; key < 1L << (6 * n); key++) {
+            Position p = Position.fromKey(material, key);
+            if (p.key() != key || !placeable(p)) continue;
+            long i = index.index(p);
+            for (int s = 1; s < 8; s++) assertEquals(i, index.index(p.transform(s)), () -> "symmetry of " + p);
+            Position decoded = index.position(i, Color.WHITE);
+            assertNotNull(decoded);
+            assertEquals(p.transform(index.canonicalSymmetry(p)), decoded, () -> "decoding the index of " + p);
+            classes.add(classOf(p));
+            indexes.add(i);
+        }
+        assertEquals(classes.size(), indexes.size(), "one index per class of positions");
+    }
+
+    @Test
+    void everyKqkPlacementHasOneIndexPerSymmetryClass() {
+        checkEveryPlacement(Material.parse("KQK"), new PositionIndex(Material.parse("KQK")));
+        assertEquals(462L * (64 * 63 / 2), new PositionIndex(Material.parse("KBBK")).size(),
+                "two identical bishops are one combination of squares");
+    }
+
+    @Test
+    void canonicalIndexesDecodeToThemselves() {
+        PositionIndex kqk = new PositionIndex(Material.parse("KQK"));
+        Set<Long> classes = new HashSet<>();
+        long canonical = 0;
+        for (long i = 0; i < kqk.size(); i++) {
+            Position p = kqk.position(i, Color.BLACK);
+            if (p == null) continue;
+            assertTrue(kqk.index(p) <= i, () -> "a decoded position's index is its own or a smaller image's");
+            if (kqk.index(p) == i) canonical++;
+            classes.add(classOf(p));
+        }
+        assertEquals(classes.size(), canonical);
+    }
+
+    @Test
+    void fivePieceMaterialsWithBlackPiecesRoundTripOnRandomPositions() {
+        Random random = new Random(4);
+        for (String name : new String[] {"KBBK", "KRKN", "KQKR", "KBBKN", "KQQKQ", "KRNKB"}) {
+            Material m = Material.parse(name);
+            PositionIndex index = new PositionIndex(m);
+            for (int t = 0; t < 20_000; t++) {
+                Position p = Position.randomLegal(m, random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
+                long i = index.index(p);
+                assertTrue(i >= 0 && i < index.size());
+                int s = random.nextInt(8);
+                assertEquals(i, index.index(p.transform(s)));
+                assertEquals(p.transform(index.canonicalSymmetry(p)), index.position(i, p.sideToMove()), p::toString);
+            }
+        }
+    }
+
+    @Test
+    void touchingKingsAndOutOfRangeIndexesAreRefused() {
+        PositionIndex kqk = new PositionIndex(Material.parse("KQK"));
+        assertThrows(IllegalArgumentException.class, () -> kqk.index(Fen.parse("8/8/8/8/8/8/1k6/KQ6 w - - 0 1")));
+        assertThrows(IllegalArgumentException.class, () -> kqk.position(kqk.size(), Color.WHITE));
+    }
+}
