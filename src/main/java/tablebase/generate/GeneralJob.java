@@ -1,0 +1,344 @@
+package tablebase.generate;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.chess.Move;
+import tablebase.chess.Position;
+import tablebase.chess.PositionIndex;
+import tablebase.chess.Square;
+
+/**
+ * Retrograde analysis of any pawnless material on Spark, both sides with pieces: the entries are the
+ * canonical positions of a {@link PositionIndex} (one per class of the 8 symmetries), range-partitioned
+ * by index, one {@link IndexBlock} per partition. Captures lead to smaller tables, which are solved first
+ * and looked up with a join. Then ply by ply from the checkmates:
+ * <ul>
+ *   <li>odd ply (wins): the predecessors (un-moves) of positions lost at the ply before win now, as do
+ *       positions whose capture reaches a lost position of a smaller table at that ply;</li>
+ *   <li>even ply (losses): the predecessors of positions just won are candidates; a candidate is lost when
+ *       every move reaches a position won for the opponent, checked by looking its successors up.</li>
+ * </ul>
+ * It stops when a ply decides nothing and no capture result lies further ahead.
+ */
+public final class GeneralJob {
+    private final JavaSparkContext jsc;
+    private final int partitions;
+    private final Consumer<String> progress;
+    private final Map<Material, Table> tables = new HashMap<>();
+
+    public GeneralJob(JavaSparkContext jsc, int partitions, Consumer<String> progress) {
+        this.jsc = jsc;
+        this.partitions = partitions;
+        this.progress = progress;
+    }
+
+    /** A solved table: its blocks and the deepest ply found. */
+    public record Table(Material material, PositionIndex index, JavaRDD<IndexBlock> blocks, int maxPly) implements Serializable {
+        /** (index * 2 + side, ply) of every decided entry. */
+        JavaPairRDD<Long, Short> decided() {
+            return blocks.flatMapToPair(b -> {
+                List<Tuple2<Long, Short>> out = new ArrayList<>();
+                for (int s = 0; s < 2; s++)
+                    for (int j = 0; j < b.ply[s].length; j++)
+                        if (b.ply[s][j] >= 0) out.add(new Tuple2<>((b.lo + j) * 2 + s, b.ply[s][j]));
+                return out.iterator();
+            });
+        }
+    }
+
+    /** Index ranges: entry key {@code index * 2 + side} goes to partition {@code index * parts / size}. */
+    static final class IndexRange extends Partitioner {
+        private final long size;
+        private final int parts;
+
+        IndexRange(long size, int parts) {
+            this.size = size;
+            this.parts = parts;
+        }
+
+        @Override public int numPartitions() { return parts; }
+
+        @Override public int getPartition(Object key) { return (int) (((Long) key / 2) * parts / size); }
+
+        /** The first index of partition {@code p} (p = parts: the end). */
+        long lo(int p) { return (p * size + parts - 1) / parts; }
+
+        @Override public boolean equals(Object o) { return o instanceof IndexRange r && r.size == size && r.parts == parts; }
+
+        @Override public int hashCode() { return Long.hashCode(size) * 31 + parts; }
+    }
+
+    /** Solves {@code material}, and first every smaller table a capture can reach. */
+    public Table solve(Material material) {
+        Table known = tables.get(material);
+        if (known != null) return known;
+        for (Material sub : captures(material)) solve(sub);
+        Table table = generate(material);
+        tables.put(material, table);
+        return table;
+    }
+
+    /** The materials one capture away that have more than the two kings (bare kings are a draw). */
+    static Set<Material> captures(Material m) {
+        Set<Material> subs = new LinkedHashSet<>();
+        for (int i = 0; i < m.size(); i++)
+            if (i != m.kingIndex(Color.WHITE) && i != m.kingIndex(Color.BLACK) && m.size() > 3) subs.add(m.without(i));
+        return subs;
+    }
+
+    private static int side(Position p) { return p.sideToMove() == Color.WHITE ? 0 : 1; }
+
+    private static Color color(int side) { return side == 0 ? Color.WHITE : Color.BLACK; }
+
+    private static short code(int from, int to) { return (short) (from * 64 + to); }
+
+    private Table generate(Material material) {
+        PositionIndex index = new PositionIndex(material);
+        IndexRange range = new IndexRange(index.size(), partitions);
+        List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
+        JavaRDD<IndexBlock> blocks = keep(jsc.parallelize(ids, partitions).map(p -> init(index, range.lo(p), range.lo(p + 1))));
+
+        JavaPairRDD<Long, Tuple2<Short, Short>> answers = jsc.parallelizePairs(List.of());
+        for (Material sub : captures(material)) {
+            Table subTable = tables.get(sub);
+            PositionIndex subIndex = subTable.index();
+            JavaPairRDD<Long, Tuple2<Long, Short>> asked = blocks.flatMapToPair(b -> captureRequests(b, index, subIndex));
+            answers = answers.union(asked.leftOuterJoin(subTable.decided()).mapToPair(t ->
+                    new Tuple2<>(t._2._1._1, new Tuple2<>(t._2._2.orElse((short) -1), t._2._1._2))));
+        }
+        JavaRDD<IndexBlock> withCaptures = keep(blocks.zipPartitions(answers.partitionBy(range),
+                (own, arriving) -> List.of(applyCaptures(own.next(), arriving)).iterator()));
+        blocks.unpersist(false);
+        blocks = withCaptures;
+        int scheduled = blocks.map(GeneralJob::lastScheduledPly).reduce(Math::max);
+
+        int maxPly = 0;
+        progress.accept(String.format("%s: %,d entries; ply  0: %,d checkmates", material.name(), 2 * index.size(), decidedAt(blocks, 0)));
+        for (int p = 0; ; p++) {
+            long frontier = decidedAt(blocks, p);
+            if (frontier == 0 && p >= scheduled) break;
+            int q = p + 1;
+            long start = System.nanoTime();
+            JavaRDD<IndexBlock> next = keep(q % 2 == 1 ? wins(blocks, index, range, p) : losses(blocks, index, range, p));
+            blocks.unpersist(false);
+            blocks = next;
+            long found = decidedAt(blocks, q);
+            if (found > 0) maxPly = q;
+            progress.accept(String.format("%s: ply %2d: %,d %s  (%.2f s)", material.name(), q, found, q % 2 == 1 ? "wins" : "losses",
+                    (System.nanoTime() - start) / 1e9));
+        }
+        return new Table(material, index, blocks, maxPly);
+    }
+
+    private static long decidedAt(JavaRDD<IndexBlock> blocks, int ply) {
+        return blocks.map(b -> b.count(0, ply) + b.count(1, ply)).reduce(Long::sum);
+    }
+
+    private static int lastScheduledPly(IndexBlock b) {
+        int last = 0;
+        for (int s = 0; s < 2; s++)
+            for (int j = 0; j < b.ply[s].length; j++) last = Math.max(last, Math.max(b.captureWin[s][j], b.captureLoss[s][j]));
+        return last;
+    }
+
+    /** Canonical legal entries, checkmates at ply 0; stalemates and captures of everything but the kings can never be lost. */
+    private static IndexBlock init(PositionIndex index, long lo, long hi) {
+        IndexBlock b = new IndexBlock(lo, hi);
+        for (long i = lo; i < hi; i++) {
+            int j = (int) (i - lo);
+            for (int s = 0; s < 2; s++) {
+                Position p = index.position(i, color(s));
+                if (p == null || !p.isLegal() || index.index(p) != i) {
+                    b.ply[s][j] = IndexBlock.NONE;
+                    continue;
+                }
+                List<Move> moves = p.legalMoves();
+                b.ply[s][j] = moves.isEmpty() && p.inCheck() ? 0 : IndexBlock.UNDECIDED;
+                if (moves.isEmpty() && !p.inCheck()) b.captureDraw[s][j] = true; // stalemate
+                for (Move m : moves)
+                    if (m.isCapture() && p.play(m).material().size() == 2) b.captureDraw[s][j] = true;
+            }
+        }
+        return b;
+    }
+
+    /** (key in the smaller table, (own key, move)) for every capture into {@code subIndex}'s material. */
+    private static Iterator<Tuple2<Long, Tuple2<Long, Short>>> captureRequests(IndexBlock b, PositionIndex index, PositionIndex subIndex) {
+        List<Tuple2<Long, Tuple2<Long, Short>>> out = new ArrayList<>();
+        for (long i = b.lo; i < b.hi; i++) {
+            for (int s = 0; s < 2; s++) {
+                if (b.ply[s][(int) (i - b.lo)] == IndexBlock.NONE) continue;
+                Position p = index.position(i, color(s));
+                for (Move m : p.legalMoves()) {
+                    if (!m.isCapture()) continue;
+                    Position after = p.play(m);
+                    if (!after.material().equals(subIndex.material())) continue;
+                    out.add(new Tuple2<>(subIndex.index(after) * 2 + side(after), new Tuple2<>(i * 2 + s, code(m.from(), m.to()))));
+                }
+            }
+        }
+        return out.iterator();
+    }
+
+    /** The block with what each capture leads to: (own key, (ply in the smaller table or -1 for a draw, move)). */
+    private static IndexBlock applyCaptures(IndexBlock own, Iterator<Tuple2<Long, Tuple2<Short, Short>>> answers) {
+        IndexBlock b = own.withOwnCaptureFacts();
+        while (answers.hasNext()) {
+            Tuple2<Long, Tuple2<Short, Short>> a = answers.next();
+            long key = a._1;
+            int s = (int) (key & 1), j = (int) (key / 2 - b.lo);
+            short ply = a._2._1, move = a._2._2;
+            if (ply < 0) {
+                b.captureDraw[s][j] = true;
+            } else if (ply % 2 == 0) { // the opponent is lost there: a win, one ply later
+                short at = (short) (ply + 1);
+                if (b.captureWin[s][j] < 0 || at < b.captureWin[s][j] || at == b.captureWin[s][j] && move < b.captureWinMove[s][j]) {
+                    b.captureWin[s][j] = at;
+                    b.captureWinMove[s][j] = move;
+                }
+            } else { // the opponent wins there: the longest such capture is the best defence
+                short at = (short) (ply + 1);
+                if (at > b.captureLoss[s][j] || at == b.captureLoss[s][j] && move < b.captureLossMove[s][j]) {
+                    b.captureLoss[s][j] = at;
+                    b.captureLossMove[s][j] = move;
+                }
+            }
+        }
+        return b;
+    }
+
+    /** (canonical key of the earlier position, its move into the frontier entry) for the frontier at ply {@code p}. */
+    private static JavaPairRDD<Long, Short> unmoves(JavaRDD<IndexBlock> blocks, PositionIndex index, int p) {
+        return blocks.flatMapToPair(b -> {
+            List<Tuple2<Long, Short>> out = new ArrayList<>();
+            for (int s = 0; s < 2; s++) {
+                for (int j = 0; j < b.ply[s].length; j++) {
+                    if (b.ply[s][j] != p) continue;
+                    Position after = index.position(b.lo + j, color(s));
+                    long afterOccupied = after.occupied();
+                    for (Position before : after.unmoves()) {
+                        long moved = before.occupied() ^ afterOccupied;
+                        int from = Long.numberOfTrailingZeros(moved & before.occupied());
+                        int to = Long.numberOfTrailingZeros(moved & afterOccupied);
+                        int t = index.canonicalSymmetry(before);
+                        out.add(new Tuple2<>(index.index(before) * 2 + side(before),
+                                code(Square.transform(from, t), Square.transform(to, t))));
+                    }
+                }
+            }
+            return out.iterator();
+        });
+    }
+
+    /** Odd ply q = p + 1: predecessors of the positions lost at p win, and so do captures scheduled for q. */
+    private static JavaRDD<IndexBlock> wins(JavaRDD<IndexBlock> blocks, PositionIndex index, IndexRange range, int p) {
+        short q = (short) (p + 1);
+        return blocks.zipPartitions(unmoves(blocks, index, p).partitionBy(range), (own, arriving) -> {
+            IndexBlock b = own.next().copy();
+            for (int s = 0; s < 2; s++)
+                for (int j = 0; j < b.ply[s].length; j++)
+                    if (b.ply[s][j] == IndexBlock.UNDECIDED && b.captureWin[s][j] == q) {
+                        b.ply[s][j] = q;
+                        b.move[s][j] = b.captureWinMove[s][j];
+                    }
+            while (arriving.hasNext()) {
+                Tuple2<Long, Short> a = arriving.next();
+                int s = (int) (a._1 & 1), j = (int) (a._1 / 2 - b.lo);
+                if (b.ply[s][j] == IndexBlock.UNDECIDED || b.ply[s][j] == q && a._2 < b.move[s][j]) {
+                    b.ply[s][j] = q;
+                    b.move[s][j] = a._2;
+                }
+            }
+            return List.of(b).iterator();
+        });
+    }
+
+    /**
+     * Even ply q = p + 1: candidates (predecessors of the wins at p, and captures scheduled for q) ask every
+     * successor's result; those whose every move reaches a win for the opponent are lost at q.
+     */
+    private static JavaRDD<IndexBlock> losses(JavaRDD<IndexBlock> blocks, PositionIndex index, IndexRange range, int p) {
+        short q = (short) (p + 1);
+        JavaPairRDD<Long, Tuple2<Long, Short>> asked = blocks.zipPartitions(unmoves(blocks, index, p).partitionBy(range), (own, arriving) -> {
+            IndexBlock b = own.next();
+            Set<Long> candidates = new LinkedHashSet<>();
+            while (arriving.hasNext()) candidates.add(arriving.next()._1);
+            for (int s = 0; s < 2; s++)
+                for (int j = 0; j < b.ply[s].length; j++) if (b.captureLoss[s][j] == q) candidates.add((b.lo + j) * 2 + s);
+            List<Tuple2<Long, Tuple2<Long, Short>>> out = new ArrayList<>();
+            for (long key : candidates) {
+                int s = (int) (key & 1), j = (int) (key / 2 - b.lo);
+                if (b.ply[s][j] != IndexBlock.UNDECIDED || b.captureDraw[s][j] || b.captureWin[s][j] >= 0) continue;
+                Position cand = index.position(key / 2, color(s));
+                boolean any = false;
+                for (Move m : cand.legalMoves()) {
+                    if (m.isCapture()) continue;
+                    Position after = cand.play(m);
+                    out.add(new Tuple2<>(index.index(after) * 2 + side(after), new Tuple2<>(key, code(m.from(), m.to()))));
+                    any = true;
+                }
+                if (!any) out.add(new Tuple2<>(key, new Tuple2<>(key, (short) -1))); // captures only: asks itself
+            }
+            return out.iterator();
+        }).mapToPair(t -> t);
+        JavaPairRDD<Long, Tuple2<Short, Short>> replies = blocks.zipPartitions(asked.partitionBy(range), (own, requests) -> {
+            IndexBlock b = own.next();
+            List<Tuple2<Long, Tuple2<Short, Short>>> out = new ArrayList<>();
+            while (requests.hasNext()) {
+                Tuple2<Long, Tuple2<Long, Short>> r = requests.next();
+                int s = (int) (r._1 & 1), j = (int) (r._1 / 2 - b.lo);
+                short ply = r._2._2 < 0 ? (short) 1 : b.ply[s][j]; // "captures only": no non-capture move stands in the way
+                out.add(new Tuple2<>(r._2._1, new Tuple2<>(ply, r._2._2)));
+            }
+            return out.iterator();
+        }).mapToPair(t -> t);
+        return blocks.zipPartitions(replies.partitionBy(range), (own, arriving) -> {
+            IndexBlock b = own.next().copy();
+            Map<Long, short[]> verdicts = new HashMap<>(); // key -> {all won (1/0), longest ply, its move}
+            while (arriving.hasNext()) {
+                Tuple2<Long, Tuple2<Short, Short>> a = arriving.next();
+                short[] v = verdicts.computeIfAbsent(a._1, k -> new short[] {1, -1, -1});
+                short ply = a._2._1, move = a._2._2;
+                if (ply < 0 || ply % 2 == 0) v[0] = 0;
+                else if (move >= 0 && (ply > v[1] || ply == v[1] && move < v[2])) { v[1] = ply; v[2] = move; }
+            }
+            for (Map.Entry<Long, short[]> e : verdicts.entrySet()) {
+                short[] v = e.getValue();
+                if (v[0] == 0) continue;
+                int s = (int) (e.getKey() & 1), j = (int) (e.getKey() / 2 - b.lo);
+                short longest = v[1], move = v[2];
+                if (b.captureLoss[s][j] - 1 > longest || b.captureLoss[s][j] - 1 == longest && b.captureLossMove[s][j] < move) {
+                    longest = (short) (b.captureLoss[s][j] - 1);
+                    move = b.captureLossMove[s][j];
+                }
+                if (longest + 1 != q) continue; // a later successor is still undecided... cannot happen; be strict
+                b.ply[s][j] = q;
+                b.move[s][j] = move;
+            }
+            return List.of(b).iterator();
+        });
+    }
+
+    private static JavaRDD<IndexBlock> keep(JavaRDD<IndexBlock> blocks) {
+        blocks.persist(StorageLevel.MEMORY_AND_DISK());
+        blocks.rdd().localCheckpoint();
+        blocks.count();
+        return blocks;
+    }
+}
