@@ -2,6 +2,7 @@ package tablebase.generate;
 
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
@@ -31,8 +32,8 @@ import tablebase.chess.Square;
  * <ul>
  *   <li>odd ply (wins): the predecessors (un-moves) of positions lost at the ply before win now, as do
  *       positions whose capture reaches a lost position of a smaller table at that ply;</li>
- *   <li>even ply (losses): the predecessors of positions just won are candidates; a candidate is lost when
- *       every move reaches a position won for the opponent, checked by looking its successors up.</li>
+ *   <li>even ply (losses): positions just won tell their predecessors, which count off their moves into
+ *       them; a position is lost when no move is left that does not reach a win for the opponent.</li>
  * </ul>
  * It stops when a ply decides nothing and no capture result lies further ahead.
  */
@@ -170,6 +171,7 @@ public final class GeneralJob {
                 }
                 List<Move> moves = p.legalMoves();
                 b.ply[s][j] = moves.isEmpty() && p.inCheck() ? 0 : IndexBlock.UNDECIDED;
+                b.remaining[s][j] = (short) moves.stream().filter(m -> !m.isCapture()).count();
                 if (moves.isEmpty() && !p.inCheck()) b.captureDraw[s][j] = true; // stalemate
                 for (Move m : moves)
                     if (m.isCapture() && p.play(m).material().size() == 2) b.captureDraw[s][j] = true;
@@ -270,68 +272,60 @@ public final class GeneralJob {
     }
 
     /**
-     * Even ply q = p + 1: candidates (predecessors of the wins at p, and captures scheduled for q) ask every
-     * successor's result; those whose every move reaches a win for the opponent are lost at q.
+     * Even ply q = p + 1. Each position just won at p tells its predecessors (deduplicated pairs of canonical
+     * keys); a predecessor counts off its own moves into that position, computed where it lives. When none
+     * is left and its captures allow, it is lost at q, its best move one into a position won at p. Entries
+     * whose last word is a capture into a smaller table are decided at the ply that capture scheduled.
      */
     private static JavaRDD<IndexBlock> losses(JavaRDD<IndexBlock> blocks, PositionIndex index, IndexRange range, int p) {
         short q = (short) (p + 1);
-        JavaPairRDD<Long, Tuple2<Long, Short>> asked = blocks.zipPartitions(unmoves(blocks, index, p).partitionBy(range), (own, arriving) -> {
-            IndexBlock b = own.next();
-            Set<Long> candidates = new LinkedHashSet<>();
-            while (arriving.hasNext()) candidates.add(arriving.next()._1);
-            for (int s = 0; s < 2; s++)
-                for (int j = 0; j < b.ply[s].length; j++) if (b.captureLoss[s][j] == q) candidates.add((b.lo + j) * 2 + s);
-            List<Tuple2<Long, Tuple2<Long, Short>>> out = new ArrayList<>();
-            for (long key : candidates) {
-                int s = (int) (key & 1), j = (int) (key / 2 - b.lo);
-                if (b.ply[s][j] != IndexBlock.UNDECIDED || b.captureDraw[s][j] || b.captureWin[s][j] >= 0) continue;
-                Position cand = index.position(key / 2, color(s));
-                boolean any = false;
-                for (Move m : cand.legalMoves()) {
-                    if (m.isCapture()) continue;
-                    Position after = cand.play(m);
-                    out.add(new Tuple2<>(index.index(after) * 2 + side(after), new Tuple2<>(key, code(m.from(), m.to()))));
-                    any = true;
-                }
-                if (!any) out.add(new Tuple2<>(key, new Tuple2<>(key, (short) -1))); // captures only: asks itself
-            }
-            return out.iterator();
-        }).mapToPair(t -> t);
-        JavaPairRDD<Long, Tuple2<Short, Short>> replies = blocks.zipPartitions(asked.partitionBy(range), (own, requests) -> {
-            IndexBlock b = own.next();
-            List<Tuple2<Long, Tuple2<Short, Short>>> out = new ArrayList<>();
-            while (requests.hasNext()) {
-                Tuple2<Long, Tuple2<Long, Short>> r = requests.next();
-                int s = (int) (r._1 & 1), j = (int) (r._1 / 2 - b.lo);
-                short ply = r._2._2 < 0 ? (short) 1 : b.ply[s][j]; // "captures only": no non-capture move stands in the way
-                out.add(new Tuple2<>(r._2._1, new Tuple2<>(ply, r._2._2)));
-            }
-            return out.iterator();
-        }).mapToPair(t -> t);
-        return blocks.zipPartitions(replies.partitionBy(range), (own, arriving) -> {
+        JavaPairRDD<Long, Long> told = predecessors(blocks, index, p).distinct().partitionBy(range);
+        return blocks.zipPartitions(told, (own, arriving) -> {
             IndexBlock b = own.next().copy();
-            Map<Long, short[]> verdicts = new HashMap<>(); // key -> {all won (1/0), longest ply, its move}
+            short[][] bestNow = new short[2][b.ply[0].length]; // best move into a position won at p, found at this step
+            for (short[] row : bestNow) Arrays.fill(row, Short.MAX_VALUE);
             while (arriving.hasNext()) {
-                Tuple2<Long, Tuple2<Short, Short>> a = arriving.next();
-                short[] v = verdicts.computeIfAbsent(a._1, k -> new short[] {1, -1, -1});
-                short ply = a._2._1, move = a._2._2;
-                if (ply < 0 || ply % 2 == 0) v[0] = 0;
-                else if (move >= 0 && (ply > v[1] || ply == v[1] && move < v[2])) { v[1] = ply; v[2] = move; }
-            }
-            for (Map.Entry<Long, short[]> e : verdicts.entrySet()) {
-                short[] v = e.getValue();
-                if (v[0] == 0) continue;
-                int s = (int) (e.getKey() & 1), j = (int) (e.getKey() / 2 - b.lo);
-                short longest = v[1], move = v[2];
-                if (b.captureLoss[s][j] - 1 > longest || b.captureLoss[s][j] - 1 == longest && b.captureLossMove[s][j] < move) {
-                    longest = (short) (b.captureLoss[s][j] - 1);
-                    move = b.captureLossMove[s][j];
+                Tuple2<Long, Long> pair = arriving.next();
+                int s = (int) (pair._1 & 1), j = (int) (pair._1 / 2 - b.lo);
+                if (b.ply[s][j] != IndexBlock.UNDECIDED) continue;
+                Position pred = index.position(pair._1 / 2, color(s));
+                for (Move m : pred.legalMoves()) {
+                    if (m.isCapture()) continue;
+                    Position after = pred.play(m);
+                    if (index.index(after) * 2 + side(after) != pair._2) continue;
+                    b.remaining[s][j]--;
+                    bestNow[s][j] = (short) Math.min(bestNow[s][j], code(m.from(), m.to()));
                 }
-                if (longest + 1 != q) continue; // a later successor is still undecided... cannot happen; be strict
-                b.ply[s][j] = q;
-                b.move[s][j] = move;
+            }
+            for (int s = 0; s < 2; s++) {
+                for (int j = 0; j < b.ply[s].length; j++) {
+                    if (b.ply[s][j] != IndexBlock.UNDECIDED || b.remaining[s][j] != 0 || b.captureDraw[s][j] || b.captureWin[s][j] >= 0)
+                        continue;
+                    boolean byMove = bestNow[s][j] != Short.MAX_VALUE, byCapture = b.captureLoss[s][j] == q;
+                    if (!(byMove && b.captureLoss[s][j] <= q || byCapture)) continue;
+                    b.ply[s][j] = q;
+                    short move = byMove ? bestNow[s][j] : Short.MAX_VALUE;
+                    if (byCapture) move = (short) Math.min(move, b.captureLossMove[s][j]);
+                    b.move[s][j] = move;
+                }
             }
             return List.of(b).iterator();
+        });
+    }
+
+    /** (canonical key of an earlier position, the frontier entry's key) for the frontier at ply {@code p}. */
+    private static JavaPairRDD<Long, Long> predecessors(JavaRDD<IndexBlock> blocks, PositionIndex index, int p) {
+        return blocks.flatMapToPair(b -> {
+            List<Tuple2<Long, Long>> out = new ArrayList<>();
+            for (int s = 0; s < 2; s++) {
+                for (int j = 0; j < b.ply[s].length; j++) {
+                    if (b.ply[s][j] != p) continue;
+                    long key = (b.lo + j) * 2 + s;
+                    for (Position before : index.position(b.lo + j, color(s)).unmoves())
+                        out.add(new Tuple2<>(index.index(before) * 2 + side(before), key));
+                }
+            }
+            return out.iterator();
         });
     }
 

@@ -21,6 +21,8 @@ public final class IndexBlock implements Serializable {
     final short[][] captureLoss, captureLossMove;
     /** Some capture reaches a drawn position (or bare kings): this entry can never be lost. */
     final boolean[][] captureDraw;
+    /** Non-capture moves not yet known to reach a position won for the opponent. */
+    final short[][] remaining;
 
     IndexBlock(long lo, long hi) {
         this.lo = lo;
@@ -33,6 +35,7 @@ public final class IndexBlock implements Serializable {
         captureLoss = new short[2][n];
         captureLossMove = new short[2][n];
         captureDraw = new boolean[2][n];
+        remaining = new short[2][n];
         for (int s = 0; s < 2; s++) {
             Arrays.fill(move[s], NO_MOVE);
             Arrays.fill(captureWin[s], (short) -1);
@@ -46,6 +49,7 @@ public final class IndexBlock implements Serializable {
         hi = b.hi;
         ply = new short[][] {b.ply[0].clone(), b.ply[1].clone()};
         move = new short[][] {b.move[0].clone(), b.move[1].clone()};
+        remaining = new short[][] {b.remaining[0].clone(), b.remaining[1].clone()};
         captureWin = b.captureWin;
         captureWinMove = b.captureWinMove;
         captureLoss = b.captureLoss;
@@ -62,6 +66,7 @@ public final class IndexBlock implements Serializable {
             b.ply[s] = ply[s].clone();
             b.move[s] = move[s].clone();
             b.captureDraw[s] = captureDraw[s].clone();
+            b.remaining[s] = remaining[s].clone();
         }
         return b;
     }
