@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -279,20 +280,24 @@ public final class GeneralJob {
      */
     private static JavaRDD<IndexBlock> losses(JavaRDD<IndexBlock> blocks, PositionIndex index, IndexRange range, int p) {
         short q = (short) (p + 1);
-        JavaPairRDD<Long, Long> told = predecessors(blocks, index, p).distinct().partitionBy(range);
+        JavaPairRDD<Long, Long> told = predecessors(blocks, index, p).partitionBy(range); // duplicates fold into sets there
         return blocks.zipPartitions(told, (own, arriving) -> {
             IndexBlock b = own.next().copy();
             short[][] bestNow = new short[2][b.ply[0].length]; // best move into a position won at p, found at this step
             for (short[] row : bestNow) Arrays.fill(row, Short.MAX_VALUE);
+            Map<Long, Set<Long>> wonSuccessors = new HashMap<>(); // predecessor -> its successors just won
             while (arriving.hasNext()) {
                 Tuple2<Long, Long> pair = arriving.next();
                 int s = (int) (pair._1 & 1), j = (int) (pair._1 / 2 - b.lo);
-                if (b.ply[s][j] != IndexBlock.UNDECIDED) continue;
-                Position pred = index.position(pair._1 / 2, color(s));
+                if (b.ply[s][j] == IndexBlock.UNDECIDED) wonSuccessors.computeIfAbsent(pair._1, k -> new HashSet<>()).add(pair._2);
+            }
+            for (Map.Entry<Long, Set<Long>> e : wonSuccessors.entrySet()) { // each predecessor's moves, generated once
+                int s = (int) (e.getKey() & 1), j = (int) (e.getKey() / 2 - b.lo);
+                Position pred = index.position(e.getKey() / 2, color(s));
                 for (Move m : pred.legalMoves()) {
                     if (m.isCapture()) continue;
                     Position after = pred.play(m);
-                    if (index.index(after) * 2 + side(after) != pair._2) continue;
+                    if (!e.getValue().contains(index.index(after) * 2 + side(after))) continue;
                     b.remaining[s][j]--;
                     bestNow[s][j] = (short) Math.min(bestNow[s][j], code(m.from(), m.to()));
                 }
