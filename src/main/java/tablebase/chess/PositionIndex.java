@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * A dense index of the positions of any pawnless material up to the eight symmetries of the board, one
@@ -23,6 +24,8 @@ public final class PositionIndex implements Serializable {
     /** Pair code -> its index in KING_PAIRS, or -1 when the pair is illegal or not canonical. */
     private static final int[] KING_PAIR_INDEX = new int[64 * 64];
     private static final long[][] BINOMIAL = new long[65][7];
+    /** Pair code -> the symmetries taking it to its class's canonical pair (two when the pair is symmetric). */
+    private static final int[][] TO_CANONICAL_PAIR = new int[64 * 64][];
 
     static {
         for (int n = 0; n <= 64; n++) {
@@ -38,6 +41,11 @@ public final class PositionIndex implements Serializable {
             pairs.add(code);
         }
         KING_PAIRS = pairs.stream().mapToInt(Integer::intValue).toArray();
+        for (int code = 0; code < 64 * 64; code++) {
+            int wk = code / 64, bk = code % 64, best = smallestImage(wk, bk);
+            TO_CANONICAL_PAIR[code] = IntStream.range(0, 8)
+                    .filter(s -> Square.transform(wk, s) * 64 + Square.transform(bk, s) == best).toArray();
+        }
     }
 
     private final Material material;
@@ -76,24 +84,15 @@ public final class PositionIndex implements Serializable {
     public long index(Position p) {
         if (Square.distance(p.kingSquare(Color.WHITE), p.kingSquare(Color.BLACK)) <= 1)
             throw new IllegalArgumentException("no index for touching kings: " + p);
-        int best = Integer.MAX_VALUE;
-        for (int s = 0; s < 8; s++)
-            best = Math.min(best, Square.transform(p.kingSquare(Color.WHITE), s) * 64 + Square.transform(p.kingSquare(Color.BLACK), s));
         long index = Long.MAX_VALUE;
-        for (int s = 0; s < 8; s++) {
-            int pair = Square.transform(p.kingSquare(Color.WHITE), s) * 64 + Square.transform(p.kingSquare(Color.BLACK), s);
-            if (pair == best) index = Math.min(index, rawIndex(p, s));
-        }
+        for (int s : TO_CANONICAL_PAIR[p.kingSquare(Color.WHITE) * 64 + p.kingSquare(Color.BLACK)]) index = Math.min(index, rawIndex(p, s));
         return index;
     }
 
     /** The symmetry (see {@link Square#transform}) that takes {@code p} to the position of its index. */
     public int canonicalSymmetry(Position p) {
         long index = index(p);
-        for (int s = 0; s < 8; s++) {
-            int pair = Square.transform(p.kingSquare(Color.WHITE), s) * 64 + Square.transform(p.kingSquare(Color.BLACK), s);
-            if (KING_PAIR_INDEX[pair] >= 0 && rawIndex(p, s) == index) return s;
-        }
+        for (int s : TO_CANONICAL_PAIR[p.kingSquare(Color.WHITE) * 64 + p.kingSquare(Color.BLACK)]) if (rawIndex(p, s) == index) return s;
         throw new IllegalStateException("no symmetry reaches the index of " + p); // index() refused it already
     }
 
