@@ -52,6 +52,17 @@ public final class GeneralJob {
 
     /** A solved table: its blocks and the deepest ply found. */
     public record Table(Material material, PositionIndex index, JavaRDD<IndexBlock> blocks, int maxPly) implements Serializable {
+        /** The longest win of {@code side} to move, in its own moves (mate in 1 = 1), 0 when it never wins. */
+        public int longestWin(Color side) {
+            int s = side(side);
+            int ply = blocks.map(b -> {
+                int max = -1;
+                for (short v : b.ply[s]) if (v > 0 && v % 2 == 1) max = Math.max(max, v);
+                return max;
+            }).reduce(Math::max);
+            return ply < 0 ? 0 : (ply + 1) / 2;
+        }
+
         /** (index * 2 + side, ply) of every decided entry. */
         JavaPairRDD<Long, Short> decided() {
             return blocks.flatMapToPair(b -> {
@@ -104,7 +115,9 @@ public final class GeneralJob {
         return subs;
     }
 
-    private static int side(Position p) { return p.sideToMove() == Color.WHITE ? 0 : 1; }
+    private static int side(Position p) { return side(p.sideToMove()); }
+
+    private static int side(Color c) { return c == Color.WHITE ? 0 : 1; }
 
     private static Color color(int side) { return side == 0 ? Color.WHITE : Color.BLACK; }
 

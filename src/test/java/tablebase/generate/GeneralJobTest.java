@@ -52,10 +52,42 @@ class GeneralJobTest {
     }
 
     @Test
-    void kqkrIsConsistentAndItsLongestWinIs35() {
-        Material kqkr = Material.parse("KQKR");
+    void kqkrsLongestWinIs35AndKrkrFollowsFromItsSuccessorsEverywhere() {
         GeneralJob job = new GeneralJob(SparkTestSession.context(), 4, System.out::println);
-        GeneralJob.Table t = job.solve(kqkr);
-        assertEquals(2 * 35 - 1, t.maxPly(), "published: the longest KQKR win is 35 moves");
+        assertEquals(35, job.solve(Material.parse("KQKR")).longestWin(Color.WHITE), "published: the longest KQKR win is 35 moves");
+        GeneralJob.Table krkr = job.solve(Material.parse("KRKR"));
+        Map<Material, Map<Long, IndexBlock>> tables = new HashMap<>();
+        for (Material m : List.of(Material.parse("KRKR"), Material.parse("KRK"), Material.parse("KKR")))
+            tables.put(m, byIndex(job.solve(m)));
+        long checked = 0, decided = 0;
+        for (long i = 0; i < krkr.index().size(); i++) {
+            for (Color side : Color.values()) {
+                int entry = tables.get(krkr.material()).get(i).ply(i, side == Color.WHITE ? 0 : 1);
+                if (entry == IndexBlock.NONE) continue;
+                Position p = krkr.index().position(i, side);
+                assertEquals(fromSuccessors(p, tables), entry, p::toString);
+                checked++;
+                if (entry >= 0) decided++;
+            }
+        }
+        assertTrue(checked > 2_000_000 && decided > 100_000, checked + " positions, " + decided + " decided");
+    }
+
+    /** The ply a position's successors imply: a win one ply after the quickest loss reached, else a loss after the longest win. */
+    private static int fromSuccessors(Position p, Map<Material, Map<Long, IndexBlock>> tables) {
+        List<Move> moves = p.legalMoves();
+        if (moves.isEmpty()) return p.inCheck() ? 0 : IndexBlock.UNDECIDED;
+        int quickestLoss = Integer.MAX_VALUE, longestWin = -1;
+        boolean open = false;
+        for (Move m : moves) {
+            Position after = p.play(m);
+            int ply = after.material().size() == 2 ? IndexBlock.UNDECIDED : ply(tables.get(after.material()),
+                    new PositionIndex(after.material()), after);
+            if (ply < 0) open = true;
+            else if (ply % 2 == 0) quickestLoss = Math.min(quickestLoss, ply);
+            else longestWin = Math.max(longestWin, ply);
+        }
+        if (quickestLoss != Integer.MAX_VALUE) return quickestLoss + 1;
+        return open ? IndexBlock.UNDECIDED : longestWin + 1;
     }
 }
