@@ -52,6 +52,14 @@ class GeneralJobTest {
     }
 
     @Test
+    void kbbksLongestWinIs19WithTheTwoBishopsCountedOnce() {
+        GeneralJob.Table kbbk = new GeneralJob(SparkTestSession.context(), 4, line -> { }).solve(Material.parse("KBBK"));
+        assertEquals(462L * 64 * 63 / 2, kbbk.index().size());
+        assertEquals(19, kbbk.longestWin(Color.WHITE), "published: the longest KBBK win is 19 moves");
+        assertEquals(0, kbbk.longestWin(Color.BLACK));
+    }
+
+    @Test
     void kqkrsLongestWinIs35AndKrkrFollowsFromItsSuccessorsEverywhere() {
         GeneralJob job = new GeneralJob(SparkTestSession.context(), 4, System.out::println);
         assertEquals(35, job.solve(Material.parse("KQKR")).longestWin(Color.WHITE), "published: the longest KQKR win is 35 moves");
