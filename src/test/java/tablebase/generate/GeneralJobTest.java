@@ -60,6 +60,22 @@ class GeneralJobTest {
     }
 
     @Test
+    void kbnkAgreesWithTheLoneKingJobOnRandomPositions() throws Exception {
+        GeneralJob.Table kbnk = new GeneralJob(SparkTestSession.context(), 4, line -> { }).solve(Material.parse("KBNK"));
+        assertEquals(33, kbnk.longestWin(Color.WHITE));
+        tablebase.output.Tablebase reference = tablebase.output.Tablebase.open(tablebase.KbnkTable.folder());
+        Map<Long, IndexBlock> blocks = byIndex(kbnk);
+        java.util.Random random = new java.util.Random(12);
+        for (int t = 0; t < 200_000; t++) {
+            Position p = Position.randomLegal(kbnk.material(), random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
+            int dtm = reference.dtm(p);
+            int want = dtm == tablebase.output.Tablebase.DRAW ? IndexBlock.UNDECIDED
+                    : p.sideToMove() == Color.WHITE ? 2 * dtm - 1 : 2 * dtm;
+            assertEquals(want, ply(blocks, kbnk.index(), p), p::toString);
+        }
+    }
+
+    @Test
     void kqkrsLongestWinIs35AndKrkrFollowsFromItsSuccessorsEverywhere() {
         GeneralJob job = new GeneralJob(SparkTestSession.context(), 4, System.out::println);
         assertEquals(35, job.solve(Material.parse("KQKR")).longestWin(Color.WHITE), "published: the longest KQKR win is 35 moves");
