@@ -89,6 +89,9 @@ public final class PositionIndex implements Serializable {
         return index;
     }
 
+    /** The canonical form of {@code p}: the position its index names, same side to move. */
+    public Position canonical(Position p) { return position(index(p), p.sideToMove()); }
+
     /** The symmetry (see {@link Square#transform}) that takes {@code p} to the position of its index. */
     public int canonicalSymmetry(Position p) {
         long index = index(p);

@@ -45,4 +45,9 @@ public final class Square {
         if ((symmetry & 2) != 0) r = 7 - r;
         return of(f, r);
     }
+
+    /** The symmetry that undoes {@code symmetry}: a swap with mirrors becomes mirrors then a swap, so the two mirrors trade places. */
+    public static int inverse(int symmetry) {
+        return (symmetry & 4) == 0 ? symmetry : 4 | (symmetry & 1) << 1 | (symmetry & 2) >> 1;
+    }
 }

@@ -7,6 +7,7 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Color;
 import tablebase.chess.Material;
+import tablebase.generate.GeneralJob;
 import tablebase.generate.HalfMove;
 import tablebase.generate.LoneKingRules;
 import tablebase.generate.RetrogradeJob;
@@ -14,10 +15,11 @@ import tablebase.generate.WorkFolder;
 import tablebase.output.Manifest;
 import tablebase.output.OutputFolder;
 import tablebase.output.TableExport;
+import tablebase.output.TableFolders;
 
 /** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
 public final class Generate {
-    static final String USAGE = "usage: generate --endgame KBNK --out DIR [--work DIR] [--master local[*]] [--partitions N]"
+    static final String USAGE = "usage: generate --endgame KBNK --out DIR [--general] [--work DIR] [--master local[*]] [--partitions N]"
             + " [--overwrite] [--conf spark.key=value ...]";
 
     private Generate() {}
@@ -28,16 +30,44 @@ public final class Generate {
 
     /** Runs the command and returns its exit code; a Spark session already active is used and left running. */
     public static int generate(String[] argv) throws Exception {
-        Args args = new Args(argv, Set.of("--endgame", "--out", "--work", "--master", "--partitions", "--conf"), Set.of("--overwrite"));
+        Args args = new Args(argv, Set.of("--endgame", "--out", "--work", "--master", "--partitions", "--conf"),
+                Set.of("--overwrite", "--general"));
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         Material material = Material.parse(args.required("--endgame"));
-        LoneKingRules rules = new LoneKingRules(material);
+        boolean general = args.has("--general") || LoneKingRules.unsupportedReason(material) != null;
+        if (general) {
+            String why = GeneralJob.unsupportedReason(material);
+            if (why != null) throw new IllegalArgumentException(why);
+            if (args.has("--work"))
+                throw new Args.UsageException("--work resumes the lone-king job (" + String.join(", ", LoneKingRules.SUPPORTED)
+                        + "); a general run resumes by reusing the smaller tables it already wrote");
+        }
         String out = args.required("--out");
         long start = System.nanoTime();
 
         try (OutputFolder folder = OutputFolder.prepare(out, args.has("--overwrite"))) {
-            return SparkOptions.withSession(args, "tablebase-generate", spark -> solveAndWrite(spark, rules, args, folder, start));
+            return SparkOptions.withSession(args, "tablebase-generate", spark -> general
+                    ? solveGeneral(spark, material, args, folder, start)
+                    : solveAndWrite(spark, new LoneKingRules(material), args, folder, start));
         }
+    }
+
+    /**
+     * Any pawnless endgame through the general job: the smaller tables its captures reach are read back from
+     * the folders beside {@code --out} or generated into them first.
+     */
+    private static int solveGeneral(SparkSession spark, Material material, Args args, OutputFolder folder, long start)
+            throws java.io.IOException {
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        int partitions = args.positiveInt("--partitions", jsc.defaultParallelism());
+        System.out.printf("%s on %s, %d partitions (general job)%n", material.name(), jsc.master(), partitions);
+        Manifest.Run run = new Manifest.Run(Versions.project(), spark.version(), jsc.master(), partitions, start);
+        TableFolders shelf = new TableFolders(spark, material, folder, run, System.out::println);
+        GeneralJob.Table table = new GeneralJob(jsc, partitions, System.out::println, shelf).solve(material);
+        System.out.printf("%s: longest win %d moves with White to move, %d with Black to move; %,d positions a second; done in %.1f s%n",
+                material.name(), table.longestWin(Color.WHITE), table.longestWin(Color.BLACK),
+                Math.round(table.positions() / Math.max(table.seconds(), 1e-9)), (System.nanoTime() - start) / 1e9);
+        return 0;
     }
 
     private static int solveAndWrite(SparkSession spark, LoneKingRules rules, Args args, OutputFolder folder, long start)

@@ -82,34 +82,36 @@ public final class Probe {
             out.println("    " + San.line(r.position(), r.mainline()));
             out.println("    " + String.join(" ", r.mainline().stream().map(Move::uci).toList()));
         }
-        if (!white && !r.moves().isEmpty()) {
-            out.println("  Black's moves, best defence first:");
+        if (r.category() != ProbeResult.Category.WIN && !r.moves().isEmpty()) {
+            out.println("  " + (white ? "White" : "Black") + "'s moves, best first:");
             for (MoveResult m : r.moves())
-                out.printf("    %-6s %s  %s%n", m.san(), m.move().uci(), afterMove(m));
+                out.printf("    %-6s %s  %s%n", m.san(), m.move().uci(), afterMove(r, m));
         }
     }
 
     private static String result(ProbeResult r) {
         boolean white = r.position().sideToMove() == Color.WHITE;
+        String mover = white ? "White" : "Black", other = white ? "Black" : "White";
         return switch (r.category()) {
-            case WIN -> "White mates in " + r.dtm();
-            case LOSS -> r.dtm() == 0 ? "Black is checkmated" : "Black is lost in " + r.dtm() + " (White mates in " + r.dtm() + ")";
-            case DRAW -> r.position().isStalemate() ? "draw (stalemate)"
-                    : white ? "draw" : "draw" + capture(r.moves());
+            case WIN -> mover + " mates in " + r.dtm();
+            case LOSS -> r.dtm() == 0 ? mover + " is checkmated" : mover + " is lost in " + r.dtm() + " (" + other + " mates in " + r.dtm() + ")";
+            case DRAW -> r.position().isStalemate() ? "draw (stalemate)" : "draw" + capture(r.moves());
         };
     }
 
-    /** Why Black draws, when it is by taking a piece. */
+    /** Why the side to move draws, when it is by taking a piece. */
     private static String capture(List<MoveResult> moves) {
         return moves.stream().filter(m -> m.move().isCapture() && m.category() == ProbeResult.Category.DRAW).findFirst()
-                .map(m -> " (" + m.san() + " takes an undefended piece)").orElse("");
+                .map(m -> " (" + m.san() + " takes a piece and holds)").orElse("");
     }
 
-    private static String afterMove(MoveResult m) {
+    /** The result after a move, named for the side that moves next. */
+    private static String afterMove(ProbeResult r, MoveResult m) {
+        String next = r.position().sideToMove() == Color.WHITE ? "Black" : "White", mover = next.equals("White") ? "Black" : "White";
         return switch (m.category()) {
-            case WIN -> "White mates in " + m.dtm();
-            case LOSS -> m.dtm() == 0 ? "checkmate" : "Black is lost in " + m.dtm();
-            case DRAW -> m.move().isCapture() ? "draw (insufficient material)" : "draw";
+            case WIN -> next + " mates in " + m.dtm();
+            case LOSS -> m.dtm() == 0 ? "checkmate" : next + " is lost in " + m.dtm() + " (" + mover + " mates in " + m.dtm() + ")";
+            case DRAW -> m.move().isCapture() ? "draw after the capture" : "draw";
         };
     }
 }

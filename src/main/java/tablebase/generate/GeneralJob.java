@@ -1,5 +1,6 @@
 package tablebase.generate;
 
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -39,19 +40,48 @@ import tablebase.chess.Square;
  * It stops when a ply decides nothing and no capture result lies further ahead.
  */
 public final class GeneralJob {
+    /** The most pieces a table may have: an index block's arrays and the packed file's one mapping stay within int range. */
+    public static final int MAX_PIECES = 5;
     private final JavaSparkContext jsc;
     private final int partitions;
     private final Consumer<String> progress;
+    private final Shelf shelf;
     private final Map<Material, Table> tables = new HashMap<>();
 
-    public GeneralJob(JavaSparkContext jsc, int partitions, Consumer<String> progress) {
+    /** Where tables made earlier are found, and where each table is handed as soon as it is solved. */
+    public interface Shelf {
+        /** Reads back a table made earlier, or null when there is none (then it is generated). */
+        BlockSource find(Material material) throws IOException;
+
+        /** Takes a table just solved (to write it out) before anything bigger is solved. */
+        void keep(Table table) throws IOException;
+    }
+
+    /** The plies of a table made earlier, one index range at a time (run where the partition lives). */
+    public interface BlockSource extends Serializable {
+        IndexBlock read(long lo, long hi) throws IOException;
+    }
+
+    /** A shelf with nothing on it that keeps nothing: every table is generated and stays in memory only. */
+    public static final Shelf NO_SHELF = new Shelf() {
+        @Override public BlockSource find(Material material) { return null; }
+
+        @Override public void keep(Table table) { }
+    };
+
+    public GeneralJob(JavaSparkContext jsc, int partitions, Consumer<String> progress, Shelf shelf) {
         this.jsc = jsc;
         this.partitions = partitions;
         this.progress = progress;
+        this.shelf = shelf;
     }
 
-    /** A solved table: its blocks and the deepest ply found. */
-    public record Table(Material material, PositionIndex index, JavaRDD<IndexBlock> blocks, int maxPly) implements Serializable {
+    /**
+     * A solved table: its blocks, the deepest ply found, its canonical legal positions (both sides to move) and
+     * the seconds it took to solve them (0 for a table read back).
+     */
+    public record Table(Material material, PositionIndex index, JavaRDD<IndexBlock> blocks, int maxPly, long positions, double seconds)
+            implements Serializable {
         /** The longest win of {@code side} to move, in its own moves (mate in 1 = 1), 0 when it never wins. */
         public int longestWin(Color side) {
             int s = side(side);
@@ -97,18 +127,41 @@ public final class GeneralJob {
         @Override public int hashCode() { return Long.hashCode(size) * 31 + parts; }
     }
 
-    /** Solves {@code material}, and first every smaller table a capture can reach. */
-    public Table solve(Material material) {
+    /**
+     * Generates {@code material} (unless this job solved it already), first finding on the shelf or generating
+     * every smaller table a capture can reach.
+     */
+    public Table solve(Material material) throws IOException {
         Table known = tables.get(material);
         if (known != null) return known;
-        for (Material sub : captures(material)) solve(sub);
+        for (Material sub : captures(material)) require(sub);
         Table table = generate(material);
+        tables.put(material, table);
+        shelf.keep(table);
+        return table;
+    }
+
+    /** A smaller table: solved in this run already, found on the shelf, or else solved now. */
+    private Table require(Material material) throws IOException {
+        if (tables.containsKey(material)) return tables.get(material);
+        BlockSource source = shelf.find(material);
+        if (source == null) return solve(material);
+        PositionIndex index = new PositionIndex(material);
+        IndexRange range = new IndexRange(index.size(), partitions);
+        JavaRDD<IndexBlock> blocks = keep(jsc.parallelize(IntStream.range(0, partitions).boxed().toList(), partitions)
+                .map(p -> source.read(range.lo(p), range.lo(p + 1))));
+        int maxPly = blocks.map(b -> {
+            int max = 0;
+            for (short[] side : b.ply) for (short v : side) max = Math.max(max, v);
+            return max;
+        }).reduce(Math::max);
+        Table table = new Table(material, index, blocks, maxPly, positions(blocks), 0);
         tables.put(material, table);
         return table;
     }
 
     /** The materials one capture away that have more than the two kings (bare kings are a draw). */
-    static Set<Material> captures(Material m) {
+    public static Set<Material> captures(Material m) {
         Set<Material> subs = new LinkedHashSet<>();
         for (int i = 0; i < m.size(); i++)
             if (i != m.kingIndex(Color.WHITE) && i != m.kingIndex(Color.BLACK) && m.size() > 3) subs.add(m.without(i));
@@ -123,7 +176,24 @@ public final class GeneralJob {
 
     private static short code(int from, int to) { return (short) (from * 64 + to); }
 
+    /** Why the general job cannot make this material, or null when it can. */
+    public static String unsupportedReason(Material material) {
+        if (material.size() < 3) return material.name() + " is two bare kings, a draw: there is nothing to generate";
+        if (material.size() > MAX_PIECES)
+            return material.name() + " has " + material.size() + " pieces; the general job makes pawnless endgames of up to " + MAX_PIECES;
+        return null;
+    }
+
+    private static long positions(JavaRDD<IndexBlock> blocks) {
+        return blocks.map(b -> {
+            long n = 0;
+            for (short[] side : b.ply) for (short v : side) if (v != IndexBlock.NONE) n++;
+            return n;
+        }).reduce(Long::sum);
+    }
+
     private Table generate(Material material) {
+        long start = System.nanoTime();
         PositionIndex index = new PositionIndex(material);
         IndexRange range = new IndexRange(index.size(), partitions);
         List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
@@ -149,16 +219,20 @@ public final class GeneralJob {
             long frontier = decidedAt(blocks, p);
             if (frontier == 0 && p >= scheduled) break;
             int q = p + 1;
-            long start = System.nanoTime();
+            long plyStart = System.nanoTime();
             JavaRDD<IndexBlock> next = keep(q % 2 == 1 ? wins(blocks, index, range, p) : losses(blocks, index, range, p));
             blocks.unpersist(false);
             blocks = next;
             long found = decidedAt(blocks, q);
             if (found > 0) maxPly = q;
             progress.accept(String.format("%s: ply %2d: %,d %s  (%.2f s)", material.name(), q, found, q % 2 == 1 ? "wins" : "losses",
-                    (System.nanoTime() - start) / 1e9));
+                    (System.nanoTime() - plyStart) / 1e9));
         }
-        return new Table(material, index, blocks, maxPly);
+        long positions = positions(blocks);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second", material.name(), positions, seconds,
+                positions / seconds));
+        return new Table(material, index, blocks, maxPly, positions, seconds);
     }
 
     private static long decidedAt(JavaRDD<IndexBlock> blocks, int ply) {

@@ -71,6 +71,14 @@ public final class IndexBlock implements Serializable {
         return b;
     }
 
+    /** A block that knows only its plies, as read back from a packed file: enough to answer captures into it. */
+    public static IndexBlock ofPlies(long lo, long hi, short[][] ply) {
+        IndexBlock b = new IndexBlock(lo, hi);
+        b.ply[0] = ply[0];
+        b.ply[1] = ply[1];
+        return b;
+    }
+
     public long lo() { return lo; }
 
     public long hi() { return hi; }

@@ -41,6 +41,12 @@ public final class Manifest {
         m.put("half_moves", halfMoves.size());
         m.put("parquet", Map.of("path", "parquet", "rows", parquetRows));
         if (packedFile != null) m.put("packed_file", packedFile);
+        putRun(m, run);
+        return m;
+    }
+
+    /** Adds the versions, the master, the partitions and the wall time so far. */
+    static void putRun(Map<String, Object> m, Run run) {
         Map<String, Object> versions = new LinkedHashMap<>();
         versions.put("project", run.projectVersion());
         versions.put("spark", run.sparkVersion());
@@ -49,7 +55,6 @@ public final class Manifest {
         m.put("master", run.master());
         m.put("partitions", run.partitions());
         m.put("wall_seconds", Math.round((System.nanoTime() - run.startNanos()) / 1e7) / 100.0);
-        return m;
     }
 
     public static void write(Map<String, Object> manifest, OutputStream out) throws IOException {

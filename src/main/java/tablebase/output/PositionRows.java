@@ -10,6 +10,9 @@ import tablebase.chess.Color;
 import tablebase.chess.Fen;
 import tablebase.chess.Material;
 import tablebase.chess.Square;
+import tablebase.chess.Position;
+import tablebase.chess.PositionIndex;
+import tablebase.generate.IndexBlock;
 import tablebase.generate.LoneKingRules;
 import tablebase.generate.PlacementBlock;
 
@@ -24,15 +27,47 @@ import tablebase.generate.PlacementBlock;
 public final class PositionRows {
     private PositionRows() {}
 
-    public static StructType schema(Material material) {
+    public static StructType schema(Material material) { return columns(material, false); }
+
+    /**
+     * The schema of an indexed table's export (any endgame): one row per canonical position and side to move,
+     * {@code key} its {@link PositionIndex} index, and {@code result} ("win", "loss", "draw") before {@code dtm},
+     * which counts the moves of the side that mates (null for a draw).
+     */
+    public static StructType indexedSchema(Material material) { return columns(material, true); }
+
+    private static StructType columns(Material material, boolean withResult) {
         StructType schema = new StructType()
                 .add("key", DataTypes.LongType, false)
                 .add("stm", DataTypes.StringType, false);
         for (String piece : material.columnNames()) schema = schema.add(piece, DataTypes.StringType, false);
+        if (withResult) schema = schema.add("result", DataTypes.StringType, false);
         return schema
-                .add("dtm", DataTypes.IntegerType, false)
+                .add("dtm", DataTypes.IntegerType, withResult)
                 .add("best_move", DataTypes.StringType, true)
                 .add("fen", DataTypes.StringType, false);
+    }
+
+    /** The rows of one block of an indexed table: every canonical legal position, both sides to move. */
+    public static Iterator<Row> of(PositionIndex index, IndexBlock block) {
+        Material material = index.material();
+        int n = material.size();
+        return java.util.stream.LongStream.range(2 * block.lo(), 2 * block.hi())
+                .filter(key -> block.ply(key / 2, (int) (key & 1)) != IndexBlock.NONE)
+                .mapToObj(key -> {
+                    long i = key / 2;
+                    int s = (int) (key & 1), ply = block.ply(i, s), code = block.move(i, s);
+                    Position p = index.position(i, s == 0 ? Color.WHITE : Color.BLACK);
+                    Object[] values = new Object[n + 6];
+                    values[0] = i;
+                    values[1] = String.valueOf(p.sideToMove().fenLetter());
+                    for (int k = 0; k < n; k++) values[2 + k] = Square.name(p.square(k));
+                    values[n + 2] = ply < 0 ? "draw" : ply % 2 == 1 ? "win" : "loss";
+                    values[n + 3] = ply < 0 ? null : (ply + 1) / 2;
+                    values[n + 4] = code == IndexBlock.NO_MOVE ? null : Square.name(code / 64) + Square.name(code % 64);
+                    values[n + 5] = Fen.of(p);
+                    return RowFactory.create(values);
+                }).iterator();
     }
 
     /** The rows of one partition's block, made one at a time as the writer asks (a block holds millions). */

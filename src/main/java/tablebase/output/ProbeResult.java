@@ -8,10 +8,10 @@ import tablebase.chess.Position;
  * The answer for one position: its result for the side to move, the best move, the whole line to
  * checkmate, and every legal move with the result it leads to, best first.
  *
- * @param dtm SPEC's distance to mate (White to move: White mates in dtm; Black to move: White needs dtm more
- *            moves, 0 = checkmated), null for a draw
+ * @param dtm the distance to mate in moves of the side that mates (a win: the side to move mates in dtm; a loss:
+ *            the opponent mates in dtm, 0 = checkmated; for KBNK, SPEC's value), null for a draw
  * @param bestMove null when the side to move has no legal move
- * @param mainline best play to checkmate: 2*dtm-1 plies from a White win, 2*dtm from a Black loss, empty for a draw
+ * @param mainline best play to checkmate: 2*dtm-1 plies from a win, 2*dtm from a loss, empty for a draw
  */
 public record ProbeResult(Position position, Category category, Integer dtm, Move bestMove, List<Move> mainline,
                           List<MoveResult> moves) {

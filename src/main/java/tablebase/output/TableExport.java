@@ -2,7 +2,9 @@ package tablebase.output;
 
 import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
+import java.security.DigestInputStream;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -53,6 +55,27 @@ public final class TableExport {
 
     /** Writes the packed file from the blocks, streamed one partition at a time to the driver; returns its SHA-256. */
     private static String writePacked(Solved solved, OutputStream file) throws IOException {
+        return writeHashed(file, out -> PackedTable.write(solved.rules(), solved.blocks().toLocalIterator(), out));
+    }
+
+    /** What writes a file's bytes. */
+    interface FileWriter {
+        void write(OutputStream out) throws IOException;
+    }
+
+    /** The SHA-256 of everything left in a stream. */
+    static String sha256(InputStream in) throws IOException {
+        try {
+            DigestInputStream digest = new DigestInputStream(in, MessageDigest.getInstance("SHA-256"));
+            digest.transferTo(OutputStream.nullOutputStream());
+            return HexFormat.of().formatHex(digest.getMessageDigest().digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Writes a file through a buffer and returns the SHA-256 of what was written. */
+    static String writeHashed(OutputStream file, FileWriter writer) throws IOException {
         MessageDigest sha256;
         try {
             sha256 = MessageDigest.getInstance("SHA-256");
@@ -60,7 +83,7 @@ public final class TableExport {
             throw new IllegalStateException(e);
         }
         try (OutputStream out = new DigestOutputStream(new BufferedOutputStream(file), sha256)) {
-            PackedTable.write(solved.rules(), solved.blocks().toLocalIterator(), out);
+            writer.write(out);
         }
         return HexFormat.of().formatHex(sha256.digest());
     }

@@ -7,7 +7,12 @@ import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.types.DataTypes;
+import tablebase.chess.Fen;
 import tablebase.chess.Material;
+import tablebase.chess.Position;
+import tablebase.chess.PositionIndex;
 
 /**
  * A generated table's Parquet export registered as a Spark SQL view named after its endgame ({@code kbnk}).
@@ -31,6 +36,22 @@ public record TableView(Material material, String name, String folder) {
         Material material = Material.parse(e);
         String name = material.name().toLowerCase();
         spark.read().parquet(parquet.toString()).createOrReplaceTempView(name);
+        spark.udf().register(CANONICAL_FEN, (UDF1<String, String>) TableView::canonicalFen, DataTypes.StringType);
         return new TableView(material, name, folder);
+    }
+
+    /**
+     * The SQL function {@code canonical_fen(fen)}: the FEN of a position's canonical form, the form an indexed
+     * table's rows hold, so {@code WHERE fen = canonical_fen('...')} finds any position; null for a bad FEN.
+     */
+    public static final String CANONICAL_FEN = "canonical_fen";
+
+    static String canonicalFen(String fen) {
+        try {
+            Position p = Fen.parse(fen);
+            return p.isLegal() ? Fen.of(new PositionIndex(p.material()).canonical(p)) : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
     }
 }

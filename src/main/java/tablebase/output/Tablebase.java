@@ -1,21 +1,19 @@
 package tablebase.output;
 
 import java.io.IOException;
-import java.io.OutputStream;
+import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.DigestInputStream;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tablebase.chess.Attacks;
 import tablebase.chess.Color;
 import tablebase.chess.Fen;
+import tablebase.chess.Material;
 import tablebase.chess.Move;
 import tablebase.chess.Position;
 import tablebase.chess.San;
@@ -24,40 +22,105 @@ import tablebase.output.ProbeResult.Category;
 import tablebase.output.ProbeResult.MoveResult;
 
 /**
- * Probing a generated KBNK table through its packed file: {@code Tablebase.open(dir)}, then
- * {@code probe(fen)}. No Spark is needed. An instance only reads its memory-mapped file, so any number of
- * threads may share it.
+ * Probing generated tables, no Spark needed: {@code Tablebase.open(dir)}, then {@code probe(fen)}. An
+ * instance only reads memory-mapped files, so any number of threads may share it.
  *
- * <p>The packed file stores White to move; Black-to-move results follow from it: Black is lost in
- * {@code n} when every Black move leads to a White win, {@code n} being the longest of them. A Black capture
- * leaves a lone minor piece, which cannot mate: a draw.
+ * <p>A folder holds either the seed's KBNK file ({@code kbnk.bin}, White to move only: Black-to-move results
+ * follow from it, and a Black capture leaves a lone minor piece, a draw) or the indexed file of any endgame
+ * ({@link IndexedTable}), whose manifest names the folders of the smaller tables its captures lead to; those
+ * are opened too, so a position after any capture has its answer.
  */
 public final class Tablebase {
-    /** {@link #dtm} of a position that is not won for White. */
+    /** {@link #dtm} of a drawn position. */
     public static final int DRAW = -1;
     private static final int KING = 0, BISHOP = 1, KNIGHT = 2, BLACK_KING = 3;
     private static final LoneKingRules RULES = new LoneKingRules(PackedTable.KBNK);
 
-    private final PackedTable table;
+    /** One material's results: plies as in {@link IndexedTable} (even: the side to move is lost; odd: it wins; -1 a draw). */
+    private interface Source {
+        int ply(Position p);
 
-    private Tablebase(PackedTable table) { this.table = table; }
+        /** The stored best move, or null when none is stored (the best is then found from the successors). */
+        Move storedMove(Position p);
+    }
+
+    /** The tables opened, the one asked for first. */
+    private final Map<Material, Source> sources;
+
+    private Tablebase(Map<Material, Source> sources) { this.sources = sources; }
 
     /**
-     * Opens the table generated into {@code folder} (its {@code kbnk.bin}). When the folder's manifest gives
-     * the file's SHA-256, the file is checked against it, so a damaged file is refused here.
+     * Opens the table generated into {@code folder} and the smaller tables it needs. Every file whose SHA-256
+     * the manifest gives is checked against it, so a damaged file is refused here.
      */
     public static Tablebase open(Path folder) throws IOException {
+        Map<Material, Source> sources = new LinkedHashMap<>();
+        openInto(folder, sources);
+        return new Tablebase(sources);
+    }
+
+    private static void openInto(Path folder, Map<Material, Source> sources) throws IOException {
         if (!Files.isDirectory(folder))
             throw new NoSuchFileException(folder + ": no such table folder (generate one with jobs/generate --endgame KBNK --out "
                     + folder + ")");
-        Path file = folder.resolve(TableExport.packedName(PackedTable.KBNK.name()));
-        PackedTable table = PackedTable.open(file);
-        Path manifest = folder.resolve(TableExport.MANIFEST);
-        if (Files.isRegularFile(manifest) && Manifest.read(manifest).get("packed_file") instanceof Map<?, ?> packed
-                && packed.get("sha256") instanceof String expected && !expected.equals(sha256(file)))
-            throw new IOException(file + " does not match the SHA-256 in " + manifest + ": the file is damaged or from another run");
-        return new Tablebase(table);
+        Path manifestFile = folder.resolve(TableExport.MANIFEST);
+        Map<String, Object> manifest = Files.isRegularFile(manifestFile) ? Manifest.read(manifestFile) : Map.of();
+        if (!(manifest.get("indexed_file") instanceof Map<?, ?> indexed)) {
+            Path file = folder.resolve(TableExport.packedName(PackedTable.KBNK.name()));
+            PackedTable table = PackedTable.open(file);
+            checkSha256(file, manifest.get("packed_file"), manifestFile);
+            sources.put(PackedTable.KBNK, kbnk(table));
+            return;
+        }
+        Path file = folder.resolve(String.valueOf(indexed.get("name")));
+        IndexedTable table = IndexedTable.open(file);
+        checkSha256(file, indexed, manifestFile);
+        sources.put(table.material(), new Source() {
+            @Override public int ply(Position p) { return table.ply(p); }
+
+            @Override public Move storedMove(Position p) { return table.move(p); }
+        });
+        if (manifest.get("sub_tables") instanceof List<?> subs)
+            for (Object sub : subs)
+                if (!sources.containsKey(Material.parse(String.valueOf(((Map<?, ?>) sub).get("endgame")))))
+                    openInto(folder.resolve(String.valueOf(((Map<?, ?>) sub).get("path"))).normalize(), sources);
     }
+
+    private static void checkSha256(Path file, Object described, Path manifest) throws IOException {
+        if (described instanceof Map<?, ?> m && m.get("sha256") instanceof String expected && !expected.equals(sha256(file)))
+            throw new IOException(file + " does not match the SHA-256 in " + manifest + ": the file is damaged or from another run");
+    }
+
+    /** The seed's KBNK file: White to move read directly, Black to move from its king moves. */
+    private static Source kbnk(PackedTable table) {
+        return new Source() {
+            @Override public int ply(Position p) {
+                int wk = p.square(KING), wb = p.square(BISHOP), wn = p.square(KNIGHT), bk = p.square(BLACK_KING);
+                if (p.sideToMove() == Color.WHITE) {
+                    int d = table.dtm(wk, wb, wn, bk);
+                    return d == 0 ? -1 : 2 * d - 1;
+                }
+                long placement = p.key() & (RULES.placementSpace() - 1); // the key's low bits are White's squares
+                long escapes = Attacks.king(bk) & RULES.blackKingTargets(placement);
+                if (escapes == 0) return (RULES.attacks(placement) & Attacks.bit(bk)) != 0 ? 0 : -1; // mate or stalemate
+                if ((escapes & RULES.occupied(placement)) != 0) return -1; // an undefended piece can be taken
+                int longest = 0;
+                for (long e = escapes; e != 0; e &= e - 1) {
+                    int d = table.dtm(wk, wb, wn, Long.numberOfTrailingZeros(e));
+                    if (d == 0) return -1;
+                    longest = Math.max(longest, d);
+                }
+                return 2 * longest;
+            }
+
+            @Override public Move storedMove(Position p) {
+                return p.sideToMove() == Color.WHITE ? table.lookup(p).move() : null;
+            }
+        };
+    }
+
+    /** The endgames this tablebase answers, the one opened first. */
+    public List<Material> materials() { return List.copyOf(sources.keySet()); }
 
     /** Parses and probes a FEN; malformed text, other material or an illegal position is an IllegalArgumentException. */
     public ProbeResult probe(String fen) {
@@ -65,112 +128,101 @@ public final class Tablebase {
     }
 
     public ProbeResult probe(Position position) {
-        if (!position.material().equals(PackedTable.KBNK))
-            throw new IllegalArgumentException("this table answers K+B+N vs K (KBNK); the position has " + position.material());
+        if (!sources.containsKey(position.material()))
+            throw new IllegalArgumentException("this table answers " + String.join(", ", materials().stream().map(Material::name).toList())
+                    + "; the position has " + position.material());
         String illegal = position.illegalReason();
         if (illegal != null) throw new IllegalArgumentException("illegal position: " + illegal);
 
-        int dtm = dtm(position);
+        int ply = ply(position);
         List<MoveResult> moves = rankedMoves(position);
         Move best = moves.isEmpty() ? null : moves.get(0).move();
-        return new ProbeResult(position, category(position, dtm), dtm == DRAW ? null : dtm, best,
-                mainline(position, dtm), moves);
+        return new ProbeResult(position, category(ply), ply < 0 ? null : dtm(ply), best, mainline(position, ply), moves);
     }
 
     /**
-     * The distance to mate of a legal position (SPEC's value), or {@link #DRAW}. One table read for White to
-     * move, at most eight for Black; nothing is allocated, for bulk probing.
+     * The distance to mate of a legal position, in moves of the side that mates (for KBNK, SPEC's value), or
+     * {@link #DRAW}. For the seed's KBNK file: one read for White to move, at most eight for Black, nothing allocated.
      */
     public int dtm(Position position) {
-        if (!position.material().equals(PackedTable.KBNK)) return DRAW; // a capture left a lone minor piece
-        int wk = position.square(KING), wb = position.square(BISHOP), wn = position.square(KNIGHT);
-        int bk = position.square(BLACK_KING);
-        if (position.sideToMove() == Color.WHITE) {
-            int d = table.dtm(wk, wb, wn, bk);
-            return d == 0 ? DRAW : d;
-        }
-        long placement = position.key() & (RULES.placementSpace() - 1); // the key's low bits are White's squares
-        long escapes = Attacks.king(bk) & RULES.blackKingTargets(placement);
-        if (escapes == 0) return (RULES.attacks(placement) & Attacks.bit(bk)) != 0 ? 0 : DRAW; // mate or stalemate
-        if ((escapes & RULES.occupied(placement)) != 0) return DRAW; // an undefended piece can be taken
-        int longest = 0;
-        for (long e = escapes; e != 0; e &= e - 1) {
-            int d = table.dtm(wk, wb, wn, Long.numberOfTrailingZeros(e));
-            if (d == 0) return DRAW;
-            longest = Math.max(longest, d);
-        }
-        return longest;
+        int ply = ply(position);
+        return ply < 0 ? DRAW : dtm(ply);
     }
 
-    private static Category category(Position position, int dtm) {
-        if (dtm == DRAW) return Category.DRAW;
-        return position.sideToMove() == Color.WHITE ? Category.WIN : Category.LOSS;
+    private static int dtm(int ply) { return (ply + 1) / 2; }
+
+    /** The ply of a legal position of a material opened here (bare kings: a draw), -1 for a draw. */
+    private int ply(Position position) {
+        Source source = sources.get(position.material());
+        if (source != null) return source.ply(position);
+        if (position.material().size() == 2 || sources.containsKey(PackedTable.KBNK)) return -1; // no mating material left
+        throw new IllegalArgumentException("no table for " + position.material() + " among " + materials());
     }
 
-    /** Every legal move with the result after it, best for the mover first; White's stored move leads its equals. */
+    private static Category category(int ply) {
+        if (ply < 0) return Category.DRAW;
+        return ply % 2 == 1 ? Category.WIN : Category.LOSS;
+    }
+
+    /** Every legal move with the result after it, best for the mover first; the stored move leads its equals. */
     private List<MoveResult> rankedMoves(Position position) {
         List<MoveResult> moves = new ArrayList<>();
         for (Move m : position.legalMoves()) {
-            Position after = position.play(m);
-            int d = dtm(after);
-            moves.add(new MoveResult(m, San.of(position, m), category(after, d), d == DRAW ? null : d));
+            int ply = ply(position.play(m));
+            moves.add(new MoveResult(m, San.of(position, m), category(ply), ply < 0 ? null : dtm(ply)));
         }
-        Move stored = position.sideToMove() == Color.WHITE ? table.lookup(position).move() : null;
-        moves.sort(Comparator.comparingInt(Tablebase::preference)
+        Move stored = sources.get(position.material()).storedMove(position);
+        moves.sort(Comparator.comparingInt((MoveResult r) -> preference(r.category(), r.dtm() == null ? 0 : r.dtm()))
                 .thenComparing(r -> !r.move().equals(stored))
                 .thenComparingInt(r -> r.move().to())
                 .thenComparingInt(r -> r.move().piece()));
         return moves;
     }
 
-    /** Lower is better for the side that moves: mate fastest, else draw, else lose slowest. */
-    private static int preference(MoveResult r) {
-        return switch (r.category()) {
-            case LOSS -> r.dtm();
+    /** Lower is better for the side that moves into a position of this result: mate fastest, else draw, else lose slowest. */
+    private static int preference(Category after, int dtm) {
+        return switch (after) {
+            case LOSS -> dtm;
             case DRAW -> 1_000;
-            case WIN -> 2_000 - r.dtm();
+            case WIN -> 2_000 - dtm;
         };
     }
 
     /** Best play to checkmate from a won or lost position, each step checked against the table. */
-    private List<Move> mainline(Position start, int dtm) {
+    private List<Move> mainline(Position start, int ply) {
         List<Move> line = new ArrayList<>();
-        if (dtm == DRAW) return line;
         Position p = start;
-        int d = dtm;
-        while (!(p.sideToMove() == Color.BLACK && d == 0)) {
-            Move m = p.sideToMove() == Color.WHITE ? table.lookup(p).move() : longestDefence(p);
+        for (int q = ply; q > 0; q--) {
+            Move m = bestMove(p);
             if (m == null || !p.legalMoves().contains(m))
                 throw new CorruptTableException("the table's move " + (m == null ? "(none)" : m.uci()) + " is not legal in " + p);
             Position next = p.play(m);
-            int nextDtm = dtm(next);
-            int expected = p.sideToMove() == Color.WHITE ? d - 1 : d;
-            if (nextDtm != expected)
-                throw new CorruptTableException("after " + m.uci() + " in " + p + " the table gives " + nextDtm + ", not " + expected);
+            int nextPly = ply(next);
+            if (nextPly != q - 1)
+                throw new CorruptTableException("after " + m.uci() + " in " + p + " the table gives ply " + nextPly + ", not " + (q - 1));
             line.add(m);
             p = next;
-            d = nextDtm;
         }
         return line;
     }
 
-    /** Black's reply that holds out longest, the lowest target square among equals. */
-    private Move longestDefence(Position p) {
+    /** The stored move, else the best by the results after each move (the lowest target square among equals). */
+    private Move bestMove(Position p) {
+        Move stored = sources.get(p.material()) == null ? null : sources.get(p.material()).storedMove(p);
+        if (stored != null) return stored;
         Move best = null;
-        int bestDtm = -1;
+        int bestPreference = Integer.MAX_VALUE;
         for (Move m : p.legalMoves()) {
-            int d = dtm(p.play(m));
-            if (d > bestDtm) { best = m; bestDtm = d; }
+            int ply = ply(p.play(m));
+            int preference = preference(category(ply), ply < 0 ? 0 : dtm(ply));
+            if (preference < bestPreference) { best = m; bestPreference = preference; }
         }
         return best;
     }
 
     private static String sha256(Path file) throws IOException {
-        try (DigestInputStream in = new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
-            in.transferTo(OutputStream.nullOutputStream());
-            return HexFormat.of().formatHex(in.getMessageDigest().digest());
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
+        try (InputStream in = Files.newInputStream(file)) {
+            return TableExport.sha256(in);
         }
     }
 }

@@ -42,4 +42,13 @@ class SquareTest {
         assertEquals(8, images.size());
         assertEquals(Square.parse("c5"), Square.transform(Square.parse("c5"), 0));
     }
+
+    @Test
+    void eachSymmetryIsUndoneByItsInverse() {
+        for (int s = 0; s < 8; s++)
+            for (int sq = 0; sq < 64; sq++) {
+                assertEquals(sq, Square.transform(Square.transform(sq, s), Square.inverse(s)), "symmetry " + s);
+                assertEquals(sq, Square.transform(Square.transform(sq, Square.inverse(s)), s), "symmetry " + s);
+            }
+    }
 }

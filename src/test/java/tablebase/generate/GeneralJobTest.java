@@ -30,10 +30,10 @@ class GeneralJobTest {
     }
 
     @Test
-    void threePieceTablesMatchTheBruteForceEverywhere() {
+    void threePieceTablesMatchTheBruteForceEverywhere() throws Exception {
         for (String name : new String[] {"KQK", "KRK", "KBK", "KNK"}) {
             Material m = Material.parse(name);
-            GeneralJob.Table t = new GeneralJob(SparkTestSession.context(), 3, line -> { }).solve(m);
+            GeneralJob.Table t = new GeneralJob(SparkTestSession.context(), 3, line -> { }, GeneralJob.NO_SHELF).solve(m);
             BruteForce expected = BruteForce.solve(m);
             Map<Long, IndexBlock> blocks = byIndex(t);
             long checked = 0;
@@ -52,8 +52,8 @@ class GeneralJobTest {
     }
 
     @Test
-    void kbbksLongestWinIs19WithTheTwoBishopsCountedOnce() {
-        GeneralJob.Table kbbk = new GeneralJob(SparkTestSession.context(), 4, line -> { }).solve(Material.parse("KBBK"));
+    void kbbksLongestWinIs19WithTheTwoBishopsCountedOnce() throws Exception {
+        GeneralJob.Table kbbk = new GeneralJob(SparkTestSession.context(), 4, line -> { }, GeneralJob.NO_SHELF).solve(Material.parse("KBBK"));
         assertEquals(462L * 64 * 63 / 2, kbbk.index().size());
         assertEquals(19, kbbk.longestWin(Color.WHITE), "published: the longest KBBK win is 19 moves");
         assertEquals(0, kbbk.longestWin(Color.BLACK));
@@ -61,7 +61,7 @@ class GeneralJobTest {
 
     @Test
     void kbnkAgreesWithTheLoneKingJobOnRandomPositions() throws Exception {
-        GeneralJob.Table kbnk = new GeneralJob(SparkTestSession.context(), 4, line -> { }).solve(Material.parse("KBNK"));
+        GeneralJob.Table kbnk = new GeneralJob(SparkTestSession.context(), 4, line -> { }, GeneralJob.NO_SHELF).solve(Material.parse("KBNK"));
         assertEquals(33, kbnk.longestWin(Color.WHITE));
         tablebase.output.Tablebase reference = tablebase.output.Tablebase.open(tablebase.KbnkTable.folder());
         Map<Long, IndexBlock> blocks = byIndex(kbnk);
@@ -76,8 +76,8 @@ class GeneralJobTest {
     }
 
     @Test
-    void kqkrsLongestWinIs35AndKrkrFollowsFromItsSuccessorsEverywhere() {
-        GeneralJob job = new GeneralJob(SparkTestSession.context(), 4, System.out::println);
+    void kqkrsLongestWinIs35AndKrkrFollowsFromItsSuccessorsEverywhere() throws Exception {
+        GeneralJob job = new GeneralJob(SparkTestSession.context(), 4, System.out::println, GeneralJob.NO_SHELF);
         assertEquals(35, job.solve(Material.parse("KQKR")).longestWin(Color.WHITE), "published: the longest KQKR win is 35 moves");
         GeneralJob.Table krkr = job.solve(Material.parse("KRKR"));
         Map<Material, Map<Long, IndexBlock>> tables = new HashMap<>();

@@ -1,0 +1,171 @@
+package tablebase.output;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.List;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.chess.Move;
+import tablebase.chess.Position;
+import tablebase.chess.PositionIndex;
+import tablebase.chess.Square;
+import tablebase.generate.IndexBlock;
+
+/**
+ * The packed file of any endgame ({@code kqkr.tbl}): two bytes per canonical position and side to move,
+ * addressed by {@link PositionIndex}. Little-endian throughout:
+ * <pre>
+ *   0  8 bytes  magic "TBINDEX1"
+ *   8 16 bytes  material, ASCII ("KQKR"), NUL-padded
+ *  24  int64    index size N (per side to move)
+ *  32 32 bytes  zero
+ *  64  entries  entry (index, side) at 64 + 2 * (2 * index + side), side 0 = White to move, 1 = Black:
+ *                 byte 0, result: 0 draw, 255 no canonical legal position, else ply + 1 where ply is even
+ *                   when the side to move is lost (mated after ply / 2 moves of the opponent) and odd when
+ *                   it wins (mates in (ply + 1) / 2)
+ *                 byte 1, best move: 255 none, else its rank among the legal moves of the canonical
+ *                   position, sorted by from-square then to-square (a1 = 0 .. h8 = 63)
+ * </pre>
+ * A position is looked up through its canonical form (see {@link PositionIndex}); its stored move is mapped
+ * back through the inverse of the symmetry that made it canonical.
+ */
+public final class IndexedTable {
+    static final byte[] MAGIC = "TBINDEX1".getBytes(StandardCharsets.US_ASCII);
+    static final int HEADER = 64, DRAW = 0, NONE = 255, NO_MOVE = 255;
+    /** Plies a result byte can hold: wins up to 127 moves. */
+    static final int MAX_PLY = 253;
+    private static final Comparator<Move> ORDER = Comparator.comparingInt(Move::from).thenComparingInt(Move::to);
+
+    private final PositionIndex index;
+    private final ByteBuffer entries;
+
+    private IndexedTable(PositionIndex index, ByteBuffer entries) {
+        this.index = index;
+        this.entries = entries;
+    }
+
+    /** The file name for an endgame: {@code kqkr.tbl}. */
+    public static String fileName(Material material) { return material.name().toLowerCase() + ".tbl"; }
+
+    /** Memory-maps a packed file, checking its header and size. */
+    public static IndexedTable open(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+            while (header.hasRemaining() && channel.read(header) >= 0) { }
+            header.flip();
+            if (header.remaining() < HEADER) throw new IOException(file + " is too short to be a packed table");
+            byte[] magic = new byte[MAGIC.length];
+            header.get(magic);
+            if (!java.util.Arrays.equals(magic, MAGIC)) throw new IOException(file + " is not a packed table (no TBINDEX1 header)");
+            byte[] name = new byte[16];
+            header.get(name);
+            Material material;
+            try {
+                material = Material.parse(new String(name, StandardCharsets.US_ASCII).replace("\0", ""));
+            } catch (IllegalArgumentException e) {
+                throw new IOException(file + " names no endgame in its header");
+            }
+            PositionIndex index = new PositionIndex(material);
+            long size = header.getLong();
+            long expected = HEADER + 4 * index.size();
+            if (size != index.size() || channel.size() != expected)
+                throw new IOException(file + " has " + channel.size() + " bytes; a " + material.name() + " table has " + expected);
+            if (expected > Integer.MAX_VALUE) throw new IOException(file + " is too large to map in one piece");
+            ByteBuffer entries = channel.map(FileChannel.MapMode.READ_ONLY, HEADER, expected - HEADER);
+            return new IndexedTable(index, entries);
+        }
+    }
+
+    public Material material() { return index.material(); }
+
+    /** The ply of a legal position of this material (see the format), or -1 for a draw. */
+    public int ply(Position p) {
+        long i = index.index(p);
+        int result = entries.get((int) (4 * i + 2 * side(p))) & 0xFF;
+        if (result == NONE) throw new CorruptTableException(material().name() + " table has no entry for the legal position " + p);
+        return result == DRAW ? -1 : result - 1;
+    }
+
+    /** The stored best move of {@code p}, in its own frame, or null (a draw, or no move). */
+    public Move move(Position p) {
+        long i = index.index(p);
+        int code = entries.get((int) (4 * i + 2 * side(p) + 1)) & 0xFF;
+        if (code == NO_MOVE) return null;
+        int symmetry = index.canonicalSymmetry(p);
+        Position canonical = index.position(i, p.sideToMove());
+        List<Move> moves = sortedMoves(canonical);
+        if (code >= moves.size()) throw new CorruptTableException(material().name() + " table stores move " + code + " of " + moves.size() + " for " + p);
+        Move m = moves.get(code);
+        int back = Square.inverse(symmetry), from = Square.transform(m.from(), back), to = Square.transform(m.to(), back);
+        return p.legalMoves().stream().filter(own -> own.from() == from && own.to() == to).findFirst()
+                .orElseThrow(() -> new CorruptTableException("the stored move of " + p + " is not legal there"));
+    }
+
+    /** Writes the header and then every block's entries, blocks in index order; returns the entries written. */
+    public static long write(PositionIndex index, java.util.Iterator<byte[]> blockEntries, OutputStream out) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        header.put(MAGIC);
+        byte[] name = index.material().name().getBytes(StandardCharsets.US_ASCII);
+        header.put(name).put(new byte[16 - name.length]);
+        header.putLong(index.size());
+        out.write(header.array());
+        long written = 0;
+        while (blockEntries.hasNext()) {
+            byte[] bytes = blockEntries.next();
+            out.write(bytes);
+            written += bytes.length / 2;
+        }
+        if (written != 2 * index.size()) throw new IllegalStateException("wrote " + written + " entries of " + 2 * index.size());
+        return written;
+    }
+
+    /** One block's entries in file order (computed where the block lives). */
+    public static byte[] entries(IndexBlock b, PositionIndex index) {
+        byte[] out = new byte[(int) (4 * (b.hi() - b.lo()))];
+        for (long i = b.lo(); i < b.hi(); i++) {
+            for (int s = 0; s < 2; s++) {
+                int at = (int) (4 * (i - b.lo()) + 2 * s), ply = b.ply(i, s);
+                if (ply > MAX_PLY) throw new IllegalStateException("ply " + ply + " does not fit the result byte");
+                out[at] = (byte) (ply == IndexBlock.NONE ? NONE : ply == IndexBlock.UNDECIDED ? DRAW : ply + 1);
+                out[at + 1] = (byte) NO_MOVE;
+                int code = b.move(i, s);
+                if (ply < 0 || code == IndexBlock.NO_MOVE) continue;
+                List<Move> moves = sortedMoves(index.position(i, s == 0 ? Color.WHITE : Color.BLACK));
+                for (int k = 0; k < moves.size(); k++)
+                    if (moves.get(k).from() * 64 + moves.get(k).to() == code) out[at + 1] = (byte) k;
+            }
+        }
+        return out;
+    }
+
+    /** The plies of the entries {@code lo..hi-1} read back from a packed file's stream (for reusing a smaller table). */
+    public static IndexBlock readBlock(InputStream file, long lo, long hi) throws IOException {
+        file.skipNBytes(HEADER + 4 * lo);
+        byte[] bytes = file.readNBytes((int) (4 * (hi - lo)));
+        if (bytes.length != 4 * (hi - lo)) throw new CorruptTableException("a packed table ends early");
+        short[][] ply = new short[2][(int) (hi - lo)];
+        for (int j = 0; j < hi - lo; j++)
+            for (int s = 0; s < 2; s++) {
+                int result = bytes[4 * j + 2 * s] & 0xFF;
+                ply[s][j] = (short) (result == NONE ? IndexBlock.NONE : result == DRAW ? IndexBlock.UNDECIDED : result - 1);
+            }
+        return IndexBlock.ofPlies(lo, hi, ply);
+    }
+
+    static List<Move> sortedMoves(Position p) {
+        List<Move> moves = new java.util.ArrayList<>(p.legalMoves());
+        moves.sort(ORDER);
+        if (moves.size() > NO_MOVE) throw new IllegalStateException(moves.size() + " moves do not fit the move byte");
+        return moves;
+    }
+
+    private static int side(Position p) { return p.sideToMove() == Color.WHITE ? 0 : 1; }
+}

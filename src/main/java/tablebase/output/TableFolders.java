@@ -1,0 +1,87 @@
+package tablebase.output;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+import tablebase.chess.Material;
+import tablebase.chess.PositionIndex;
+import tablebase.generate.GeneralJob;
+
+/**
+ * The folders of a general run, as the job's shelf: the table asked for goes to its prepared output folder,
+ * every smaller table to a folder beside it named after its endgame ({@code out/kqkr} needs {@code out/kqk}
+ * and {@code out/kkr}). A smaller table whose folder is already there is read back instead of generated,
+ * after its file is checked against its manifest; each table is written (aside, then renamed) as soon as it
+ * is solved, so a run that fails later keeps the smaller tables it finished.
+ */
+public final class TableFolders implements GeneralJob.Shelf {
+    private final SparkSession spark;
+    private final Material asked;
+    private final OutputFolder askedFolder;
+    private final Manifest.Run run;
+    private final Consumer<String> say;
+
+    public TableFolders(SparkSession spark, Material asked, OutputFolder askedFolder, Manifest.Run run, Consumer<String> say) {
+        this.spark = spark;
+        this.asked = asked;
+        this.askedFolder = askedFolder;
+        this.run = run;
+        this.say = say;
+    }
+
+    private Path folderOf(Material m) {
+        return m.equals(asked) ? askedFolder.target() : new Path(askedFolder.target().getParent(), IndexedExport.folderName(m));
+    }
+
+    @Override public GeneralJob.BlockSource find(Material material) throws IOException {
+        Path folder = folderOf(material);
+        FileSystem fs = folder.getFileSystem(spark.sparkContext().hadoopConfiguration());
+        if (!fs.exists(folder)) return null;
+        Path manifestFile = new Path(folder, TableExport.MANIFEST);
+        if (!fs.isFile(manifestFile))
+            throw new IOException(folder + " is in the way of the " + material.name() + " table: it holds no manifest.json; move it away");
+        Map<String, Object> manifest;
+        try (InputStream in = fs.open(manifestFile)) {
+            manifest = Manifest.read(in);
+        }
+        if (!material.name().equals(manifest.get("endgame")))
+            throw new IOException(folder + " holds " + manifest.get("endgame") + ", not the " + material.name() + " table; move it away");
+        if (!(manifest.get("indexed_file") instanceof Map<?, ?> indexed))
+            throw new IOException(folder + " holds a " + material.name() + " table without the indexed file (made by the lone-king job);"
+                    + " generate it with --general, or move it away");
+        Path file = new Path(folder, String.valueOf(indexed.get("name")));
+        long expected = IndexedTable.HEADER + 4 * new PositionIndex(material).size();
+        if (!fs.isFile(file) || fs.getFileStatus(file).getLen() != expected)
+            throw new IOException(file + " is missing or not " + expected + " bytes; move " + folder + " away to generate it again");
+        try (InputStream in = fs.open(file)) {
+            if (!String.valueOf(indexed.get("sha256")).equals(TableExport.sha256(in)))
+                throw new IOException(file + " does not match the SHA-256 in its manifest; move " + folder + " away to generate it again");
+        }
+        say.accept("reusing " + material.name() + " from " + folder);
+        String location = file.toString();
+        return (lo, hi) -> {
+            Path p = new Path(location);
+            try (InputStream in = p.getFileSystem(new Configuration()).open(p)) {
+                return IndexedTable.readBlock(in, lo, hi);
+            }
+        };
+    }
+
+    @Override public void keep(GeneralJob.Table table) throws IOException {
+        if (table.material().equals(asked)) {
+            IndexedExport.write(spark, table, askedFolder, run);
+            askedFolder.commit();
+        } else {
+            try (OutputFolder folder = OutputFolder.prepare(folderOf(table.material()).toString(), false)) {
+                IndexedExport.write(spark, table, folder, run);
+                folder.commit();
+            }
+        }
+        say.accept("wrote " + table.material().name() + " to " + folderOf(table.material()));
+    }
+}
