@@ -1,17 +1,22 @@
 package tablebase.cli;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tablebase.SparkTestSession;
 import tablebase.output.Manifest;
 import tablebase.output.OutputFolder;
+import tablebase.output.ProbeResult;
+import tablebase.output.Tablebase;
 
 /** The generate command's front door: clear one-line errors, exit codes, and nothing half-written. */
 class GenerateCliTest {
@@ -20,15 +25,54 @@ class GenerateCliTest {
     }
 
     @Test
-    void unknownOrUnsupportedEndgamesAreRefusedNamingWhatIsSupported(@TempDir Path dir) {
-        CliRun r = run("--endgame", "KQKR", "--out", dir.resolve("t").toString());
-        assertEquals(1, r.exit());
-        assertTrue(r.err().contains("not supported yet; supported: KQK, KRK"), r.err());
-        assertEquals(1, r.err().lines().count(), r.err());
-        CliRun nonsense = run("--endgame", "KXK", "--out", dir.resolve("t").toString());
-        assertEquals(1, nonsense.exit());
-        assertTrue(nonsense.err().startsWith("generate: error: not an endgame: 'KXK'"), nonsense.err());
+    void whatIsNoEndgameOrTooBigIsRefusedInOneLine(@TempDir Path dir) {
+        for (String[] bad : new String[][] {{"KXK", "not an endgame: 'KXK'"}, {"KPK", "not an endgame: 'KPK'"},
+                {"KK", "KK is two bare kings"}, {"KQRKQR", "up to 5"}, {"KBNKK", "not an endgame"}}) {
+            CliRun r = run("--endgame", bad[0], "--out", dir.resolve("t").toString());
+            assertEquals(1, r.exit(), bad[0]);
+            assertTrue(r.err().startsWith("generate: error: ") && r.err().contains(bad[1]), r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+        }
+        assertEquals(2, run("--endgame", "KQKR", "--work", dir.resolve("w").toString(), "--out", dir.resolve("t").toString()).exit(),
+                "a general run resumes by its smaller tables, not --work");
         assertFalse(Files.exists(dir.resolve("t")));
+    }
+
+    @Test
+    void aGeneralEndgameWritesItsSmallerTablesBesideItAndReusesThem(@TempDir Path dir) throws Exception {
+        SparkTestSession.get();
+        Path out = dir.resolve("kbkn");
+        CliRun first = run("--endgame", "KBKN", "--out", out.toString(), "--partitions", "2");
+        assertEquals(0, first.exit(), first.err());
+        for (String sub : new String[] {"kbk", "kkn"}) {
+            assertTrue(Files.isRegularFile(dir.resolve(sub).resolve(sub + ".tbl")), sub);
+            assertTrue(first.out().contains("wrote " + sub.toUpperCase()), first.out());
+        }
+        Map<String, Object> manifest = Manifest.read(out.resolve("manifest.json"));
+        assertEquals("KBKN", manifest.get("endgame"));
+        assertEquals(List.of(Map.of("endgame", "KKN", "path", "../kkn"), Map.of("endgame", "KBK", "path", "../kbk")), manifest.get("sub_tables"));
+        byte[] table = Files.readAllBytes(out.resolve("kbkn.tbl"));
+
+        // The probe follows captures into the smaller tables: a White bishop taking the knight leaves KBK, a draw.
+        Tablebase tablebase = Tablebase.open(out);
+        assertEquals(List.of("KBKN", "KKN", "KBK"), tablebase.materials().stream().map(Object::toString).toList());
+        ProbeResult r = tablebase.probe("8/8/8/8/8/2k1n3/8/K1B5 w - - 0 1");
+        assertTrue(r.moves().stream().anyMatch(m -> m.move().isCapture() && m.category() == ProbeResult.Category.DRAW));
+
+        CliRun again = run("--endgame", "KBKN", "--out", out.toString(), "--partitions", "3", "--overwrite");
+        assertEquals(0, again.exit(), again.err());
+        assertTrue(again.out().contains("reusing KBK from") && again.out().contains("reusing KKN from"), again.out());
+        assertArrayEquals(table, Files.readAllBytes(out.resolve("kbkn.tbl")), "the same table from the reused smaller tables");
+
+        Path damaged = dir.resolve("kkn").resolve("kkn.tbl");
+        byte[] bytes = Files.readAllBytes(damaged);
+        bytes[bytes.length - 1] ^= 1;
+        Files.write(damaged, bytes);
+        CliRun refused = run("--endgame", "KBKN", "--out", out.toString(), "--overwrite");
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().contains("does not match the SHA-256"), refused.err());
+        assertEquals(1, refused.err().lines().count(), refused.err());
+        assertArrayEquals(table, Files.readAllBytes(out.resolve("kbkn.tbl")), "a failed run leaves the table in place");
     }
 
     @Test

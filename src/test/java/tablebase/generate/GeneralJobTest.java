@@ -60,6 +60,20 @@ class GeneralJobTest {
     }
 
     @Test
+    void knnkHasNoForcedWinOnlyMatesInOneThatBlackWalkedInto() throws Exception {
+        GeneralJob.Table knnk = new GeneralJob(SparkTestSession.context(), 4, line -> { }, GeneralJob.NO_SHELF).solve(Material.parse("KNNK"));
+        assertEquals(1, knnk.longestWin(Color.WHITE), "White wins only where a mate in one is on the board");
+        long checkmates = 0, lostWithAMove = 0, mateInOne = 0;
+        for (IndexBlock b : knnk.blocks().collect()) {
+            checkmates += b.count(1, 0);
+            mateInOne += b.count(0, 1);
+            for (int ply = 2; ply <= knnk.maxPly(); ply++) lostWithAMove += b.count(1, ply);
+        }
+        assertEquals(0, lostWithAMove, "no Black-to-move position that is not yet mate is lost: the knights cannot force mate");
+        assertTrue(checkmates > 0 && mateInOne > 0, checkmates + " checkmates, " + mateInOne + " mates in one");
+    }
+
+    @Test
     void kbnkAgreesWithTheLoneKingJobOnRandomPositions() throws Exception {
         GeneralJob.Table kbnk = new GeneralJob(SparkTestSession.context(), 4, line -> { }, GeneralJob.NO_SHELF).solve(Material.parse("KBNK"));
         assertEquals(33, kbnk.longestWin(Color.WHITE));
