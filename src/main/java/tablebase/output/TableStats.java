@@ -45,6 +45,9 @@ public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> d
     public static final int DEEPEST_PER_SIDE = 10;
 
     public static TableStats compute(SparkSession spark, TableView view) {
+        if (view.indexed())
+            throw new IllegalArgumentException("stats covers the lone-king tables (KBNK and the like); query the general table "
+                    + view.name() + " with jobs/sql");
         String t = view.name();
         Material material = view.material();
         List<String> columns = material.columnNames();

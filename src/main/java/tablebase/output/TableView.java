@@ -15,10 +15,11 @@ import tablebase.chess.Position;
 import tablebase.chess.PositionIndex;
 
 /**
- * A generated table's Parquet export registered as a Spark SQL view named after its endgame ({@code kbnk}).
+ * A generated table's Parquet export registered as a Spark SQL view named after its endgame ({@code kbnk});
+ * {@code indexed} when it is a general table (rows of canonical positions, draws included).
  * The folder may be on any filesystem Spark reads (a local folder, {@code hdfs://}, ...).
  */
-public record TableView(Material material, String name, String folder) {
+public record TableView(Material material, String name, String folder, boolean indexed) {
 
     /** Reads the folder's manifest for the endgame and registers {@code folder/parquet} under its name. */
     public static TableView register(SparkSession spark, String folder) throws IOException {
@@ -37,7 +38,7 @@ public record TableView(Material material, String name, String folder) {
         String name = material.name().toLowerCase();
         spark.read().parquet(parquet.toString()).createOrReplaceTempView(name);
         spark.udf().register(CANONICAL_FEN, (UDF1<String, String>) TableView::canonicalFen, DataTypes.StringType);
-        return new TableView(material, name, folder);
+        return new TableView(material, name, folder, read.get("indexed_file") != null);
     }
 
     /**
