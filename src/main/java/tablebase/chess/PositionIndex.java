@@ -93,11 +93,27 @@ public final class PositionIndex implements Serializable {
     public Position canonical(Position p) { return position(index(p), p.sideToMove()); }
 
     /** The symmetry (see {@link Square#transform}) that takes {@code p} to the position of its index. */
-    public int canonicalSymmetry(Position p) {
-        long index = index(p);
-        for (int s : TO_CANONICAL_PAIR[p.kingSquare(Color.WHITE) * 64 + p.kingSquare(Color.BLACK)]) if (rawIndex(p, s) == index) return s;
-        throw new IllegalStateException("no symmetry reaches the index of " + p); // index() refused it already
+    public int canonicalSymmetry(Position p) { return Integer.numberOfTrailingZeros(canonicalSymmetries(p)); }
+
+    /**
+     * Every symmetry that takes {@code p} to the position of its index, as bits {@code 1 << s}: more than one
+     * when that position is symmetric itself, and then a move of {@code p} has one image per symmetry.
+     */
+    public int canonicalSymmetries(Position p) {
+        if (Square.distance(p.kingSquare(Color.WHITE), p.kingSquare(Color.BLACK)) <= 1)
+            throw new IllegalArgumentException("no index for touching kings: " + p);
+        long index = Long.MAX_VALUE;
+        int symmetries = 0;
+        for (int s : TO_CANONICAL_PAIR[p.kingSquare(Color.WHITE) * 64 + p.kingSquare(Color.BLACK)]) {
+            long raw = rawIndex(p, s);
+            if (raw < index) { index = raw; symmetries = 0; }
+            if (raw == index) symmetries |= 1 << s;
+        }
+        return symmetries;
     }
+
+    /** The index of {@code p} through one of its {@link #canonicalSymmetries} (saves computing them twice). */
+    public long index(Position p, int canonicalSymmetries) { return rawIndex(p, Integer.numberOfTrailingZeros(canonicalSymmetries)); }
 
     /** The pieces on the squares an index names, {@code side} to move; null when two pieces share a square. */
     public Position position(long index, Color side) {

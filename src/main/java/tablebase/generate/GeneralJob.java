@@ -5,7 +5,6 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -313,7 +312,12 @@ public final class GeneralJob {
         return b;
     }
 
-    /** (canonical key of the earlier position, its move into the frontier entry) for the frontier at ply {@code p}. */
+    /**
+     * (canonical key of an earlier position, its move into the frontier entry, in the canonical frame) for the
+     * frontier at ply {@code p}. A symmetric earlier position gets its move once per symmetry that makes it
+     * canonical, so every one of its moves into the frontier's class is told, the same whichever frontier
+     * entry tells it.
+     */
     private static JavaPairRDD<Long, Short> unmoves(JavaRDD<IndexBlock> blocks, PositionIndex index, int p) {
         return blocks.flatMapToPair(b -> {
             List<Tuple2<Long, Short>> out = new ArrayList<>();
@@ -326,9 +330,10 @@ public final class GeneralJob {
                         long moved = before.occupied() ^ afterOccupied;
                         int from = Long.numberOfTrailingZeros(moved & before.occupied());
                         int to = Long.numberOfTrailingZeros(moved & afterOccupied);
-                        int t = index.canonicalSymmetry(before);
-                        out.add(new Tuple2<>(index.index(before) * 2 + side(before),
-                                code(Square.transform(from, t), Square.transform(to, t))));
+                        int symmetries = index.canonicalSymmetries(before);
+                        long key = index.index(before, symmetries) * 2 + side(before);
+                        for (int t = 0; t < 8; t++)
+                            if ((symmetries >> t & 1) != 0) out.add(new Tuple2<>(key, code(Square.transform(from, t), Square.transform(to, t))));
                     }
                 }
             }
@@ -360,34 +365,32 @@ public final class GeneralJob {
     }
 
     /**
-     * Even ply q = p + 1. Each position just won at p tells its predecessors (deduplicated pairs of canonical
-     * keys); a predecessor counts off its own moves into that position, computed where it lives. When none
-     * is left and its captures allow, it is lost at q, its best move one into a position won at p. Entries
-     * whose last word is a capture into a smaller table are decided at the ply that capture scheduled.
+     * Even ply q = p + 1. The un-moves of the positions just won at p reach their predecessors, each distinct
+     * move once; a predecessor counts them off its moves not yet refuted. When none is left and its captures
+     * allow, it is lost at q, its best move one into a position won at p. Entries whose last word is a capture
+     * into a smaller table are decided at the ply that capture scheduled.
      */
     private static JavaRDD<IndexBlock> losses(JavaRDD<IndexBlock> blocks, PositionIndex index, IndexRange range, int p) {
         short q = (short) (p + 1);
-        JavaPairRDD<Long, Long> told = predecessors(blocks, index, p).partitionBy(range); // duplicates fold into sets there
-        return blocks.zipPartitions(told, (own, arriving) -> {
+        return blocks.zipPartitions(unmoves(blocks, index, p).partitionBy(range), (own, arriving) -> {
             IndexBlock b = own.next().copy();
-            short[][] bestNow = new short[2][b.ply[0].length]; // best move into a position won at p, found at this step
-            for (short[] row : bestNow) Arrays.fill(row, Short.MAX_VALUE);
-            Map<Long, Set<Long>> wonSuccessors = new HashMap<>(); // predecessor -> its successors just won
+            long[] told = new long[1024]; // (entry - 2 * lo) << 12 | move: sorted, each distinct move counts once
+            int n = 0;
             while (arriving.hasNext()) {
-                Tuple2<Long, Long> pair = arriving.next();
-                int s = (int) (pair._1 & 1), j = (int) (pair._1 / 2 - b.lo);
-                if (b.ply[s][j] == IndexBlock.UNDECIDED) wonSuccessors.computeIfAbsent(pair._1, k -> new HashSet<>()).add(pair._2);
+                Tuple2<Long, Short> t = arriving.next();
+                if (n == told.length) told = Arrays.copyOf(told, 2 * n);
+                told[n++] = (t._1 - 2 * b.lo) << 12 | t._2;
             }
-            for (Map.Entry<Long, Set<Long>> e : wonSuccessors.entrySet()) { // each predecessor's moves, generated once
-                int s = (int) (e.getKey() & 1), j = (int) (e.getKey() / 2 - b.lo);
-                Position pred = index.position(e.getKey() / 2, color(s));
-                for (Move m : pred.legalMoves()) {
-                    if (m.isCapture()) continue;
-                    Position after = pred.play(m);
-                    if (!e.getValue().contains(index.index(after) * 2 + side(after))) continue;
-                    b.remaining[s][j]--;
-                    bestNow[s][j] = (short) Math.min(bestNow[s][j], code(m.from(), m.to()));
-                }
+            Arrays.sort(told, 0, n);
+            short[][] bestNow = new short[2][b.ply[0].length]; // best move into a position won at p
+            for (short[] row : bestNow) Arrays.fill(row, Short.MAX_VALUE);
+            for (int k = 0; k < n; k++) {
+                if (k > 0 && told[k] == told[k - 1]) continue;
+                long entry = told[k] >>> 12;
+                int s = (int) (entry & 1), j = (int) (entry >>> 1);
+                if (b.ply[s][j] != IndexBlock.UNDECIDED) continue;
+                b.remaining[s][j]--;
+                bestNow[s][j] = (short) Math.min(bestNow[s][j], told[k] & 4095);
             }
             for (int s = 0; s < 2; s++) {
                 for (int j = 0; j < b.ply[s].length; j++) {
@@ -402,22 +405,6 @@ public final class GeneralJob {
                 }
             }
             return List.of(b).iterator();
-        });
-    }
-
-    /** (canonical key of an earlier position, the frontier entry's key) for the frontier at ply {@code p}. */
-    private static JavaPairRDD<Long, Long> predecessors(JavaRDD<IndexBlock> blocks, PositionIndex index, int p) {
-        return blocks.flatMapToPair(b -> {
-            List<Tuple2<Long, Long>> out = new ArrayList<>();
-            for (int s = 0; s < 2; s++) {
-                for (int j = 0; j < b.ply[s].length; j++) {
-                    if (b.ply[s][j] != p) continue;
-                    long key = (b.lo + j) * 2 + s;
-                    for (Position before : index.position(b.lo + j, color(s)).unmoves())
-                        out.add(new Tuple2<>(index.index(before) * 2 + side(before), key));
-                }
-            }
-            return out.iterator();
         });
     }
 

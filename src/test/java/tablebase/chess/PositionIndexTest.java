@@ -38,6 +38,9 @@ class PositionIndexTest {
             Position decoded = index.position(i, Color.WHITE);
             assertNotNull(decoded);
             assertEquals(p.transform(index.canonicalSymmetry(p)), decoded, () -> "decoding the index of " + p);
+            int symmetries = index.canonicalSymmetries(p);
+            for (int s = 0; s < 8; s++)
+                assertEquals(p.transform(s).equals(decoded), (symmetries >> s & 1) == 1, "symmetry " + s + " of " + p);
             classes.add(classOf(p));
             indexes.add(i);
         }
