@@ -213,7 +213,8 @@ public final class GeneralJob {
         int scheduled = blocks.map(GeneralJob::lastScheduledPly).reduce(Math::max);
 
         int maxPly = 0;
-        progress.accept(String.format("%s: %,d entries; ply  0: %,d checkmates", material.name(), 2 * index.size(), decidedAt(blocks, 0)));
+        progress.accept(String.format("%s: %,d entries, their moves and captures (%d smaller tables) in %.1f s; ply  0: %,d checkmates",
+                material.name(), 2 * index.size(), captures(material).size(), (System.nanoTime() - start) / 1e9, decidedAt(blocks, 0)));
         for (int p = 0; ; p++) {
             long frontier = decidedAt(blocks, p);
             if (frontier == 0 && p >= scheduled) break;
