@@ -33,8 +33,9 @@ import tablebase.chess.Square;
  * <ul>
  *   <li>odd ply (wins): the predecessors (un-moves) of positions lost at the ply before win now, as do
  *       positions whose capture reaches a lost position of a smaller table at that ply;</li>
- *   <li>even ply (losses): positions just won tell their predecessors, which count off their moves into
- *       them; a position is lost when no move is left that does not reach a win for the opponent.</li>
+ *   <li>even ply (losses): the un-moves of positions just won tell each predecessor which of its moves reach
+ *       them, each distinct move once; a position is lost when no move is left that does not reach a win for
+ *       the opponent, and no capture holds.</li>
  * </ul>
  * It stops when a ply decides nothing and no capture result lies further ahead.
  */
