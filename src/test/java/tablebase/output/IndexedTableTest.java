@@ -105,6 +105,9 @@ class IndexedTableTest {
     void parquetRowsAreTheCanonicalPositionsAndCanonicalFenFindsAnyPosition() throws IOException {
         SparkSession spark = SparkTestSession.session();
         TableView view = TableView.register(spark, dir.resolve("krk").toString());
+        assertTrue(view.indexed());
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> TableStats.compute(spark, view)).getMessage().contains("jobs/sql"),
+                "the statistics are the lone-king tables'; a general table is queried with sql");
         Map<String, Object> manifest = Manifest.read(dir.resolve("krk").resolve(TableExport.MANIFEST));
         long rows = spark.table(view.name()).count();
         assertEquals(((Number) ((Map<?, ?>) manifest.get("parquet")).get("rows")).longValue(), rows);
