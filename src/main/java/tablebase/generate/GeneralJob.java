@@ -147,9 +147,7 @@ public final class GeneralJob {
         BlockSource source = shelf.find(material);
         if (source == null) return solve(material);
         PositionIndex index = new PositionIndex(material);
-        IndexRange range = new IndexRange(index.size(), partitions);
-        JavaRDD<IndexBlock> blocks = keep(jsc.parallelize(IntStream.range(0, partitions).boxed().toList(), partitions)
-                .map(p -> source.read(range.lo(p), range.lo(p + 1))));
+        JavaRDD<IndexBlock> blocks = blocks(new IndexRange(index.size(), partitions), source);
         int maxPly = blocks.map(b -> {
             int max = 0;
             for (short[] side : b.ply) for (short v : side) max = Math.max(max, v);
@@ -163,8 +161,9 @@ public final class GeneralJob {
     /** The materials one capture away that have more than the two kings (bare kings are a draw). */
     public static Set<Material> captures(Material m) {
         Set<Material> subs = new LinkedHashSet<>();
+        if (m.size() == 3) return subs;
         for (int i = 0; i < m.size(); i++)
-            if (i != m.kingIndex(Color.WHITE) && i != m.kingIndex(Color.BLACK) && m.size() > 3) subs.add(m.without(i));
+            if (i != m.kingIndex(Color.WHITE) && i != m.kingIndex(Color.BLACK)) subs.add(m.without(i));
         return subs;
     }
 
@@ -192,21 +191,28 @@ public final class GeneralJob {
         }).reduce(Long::sum);
     }
 
+    /** A table's blocks, one per partition of {@code range}, made where the partition lives, and kept. */
+    private JavaRDD<IndexBlock> blocks(IndexRange range, BlockSource make) {
+        List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
+        return keep(jsc.parallelize(ids, partitions).map(p -> make.read(range.lo(p), range.lo(p + 1))));
+    }
+
     private Table generate(Material material) {
         long start = System.nanoTime();
         PositionIndex index = new PositionIndex(material);
         IndexRange range = new IndexRange(index.size(), partitions);
-        List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
-        JavaRDD<IndexBlock> blocks = keep(jsc.parallelize(ids, partitions).map(p -> init(index, range.lo(p), range.lo(p + 1))));
+        JavaRDD<IndexBlock> blocks = blocks(range, (lo, hi) -> init(index, lo, hi));
 
-        JavaPairRDD<Long, Tuple2<Short, Short>> answers = jsc.parallelizePairs(List.of());
-        for (Material sub : captures(material)) {
-            Table subTable = tables.get(sub);
-            PositionIndex subIndex = subTable.index();
-            JavaPairRDD<Long, Tuple2<Long, Short>> asked = blocks.flatMapToPair(b -> captureRequests(b, index, subIndex));
-            answers = answers.union(asked.leftOuterJoin(subTable.decided()).mapToPair(t ->
-                    new Tuple2<>(t._2._1._1, new Tuple2<>(t._2._2.orElse((short) -1), t._2._1._2))));
+        // One pass over the captures into every smaller table, one join: keys are (key in the smaller table) * n + which table.
+        List<Material> subs = List.copyOf(captures(material));
+        JavaPairRDD<Long, Short> known = jsc.parallelizePairs(List.of());
+        for (int t = 0; t < subs.size(); t++) {
+            long which = t, n = subs.size();
+            known = known.union(tables.get(subs.get(t)).decided().mapToPair(d -> new Tuple2<>(d._1 * n + which, d._2)));
         }
+        JavaPairRDD<Long, Tuple2<Short, Short>> answers = blocks.flatMapToPair(b -> captureRequests(b, index, subs))
+                .leftOuterJoin(known)
+                .mapToPair(t -> new Tuple2<>(t._2._1._1, new Tuple2<>(t._2._2.orElse((short) -1), t._2._1._2)));
         JavaRDD<IndexBlock> withCaptures = keep(blocks.zipPartitions(answers.partitionBy(range),
                 (own, arriving) -> List.of(applyCaptures(own.next(), arriving)).iterator()));
         blocks.unpersist(false);
@@ -215,9 +221,9 @@ public final class GeneralJob {
 
         int maxPly = 0;
         progress.accept(String.format("%s: %,d entries, their moves and captures (%d smaller tables) in %.1f s; ply  0: %,d checkmates",
-                material.name(), 2 * index.size(), captures(material).size(), (System.nanoTime() - start) / 1e9, decidedAt(blocks, 0)));
+                material.name(), 2 * index.size(), subs.size(), (System.nanoTime() - start) / 1e9, decidedAt(blocks, 0)));
+        long frontier = decidedAt(blocks, 0);
         for (int p = 0; ; p++) {
-            long frontier = decidedAt(blocks, p);
             if (frontier == 0 && p >= scheduled) break;
             int q = p + 1;
             long plyStart = System.nanoTime();
@@ -226,6 +232,7 @@ public final class GeneralJob {
             blocks = next;
             long found = decidedAt(blocks, q);
             if (found > 0) maxPly = q;
+            frontier = found;
             progress.accept(String.format("%s: ply %2d: %,d %s  (%.2f s)", material.name(), q, found, q % 2 == 1 ? "wins" : "losses",
                     (System.nanoTime() - plyStart) / 1e9));
         }
@@ -252,9 +259,11 @@ public final class GeneralJob {
         IndexBlock b = new IndexBlock(lo, hi);
         for (long i = lo; i < hi; i++) {
             int j = (int) (i - lo);
+            Position white = index.position(i, Color.WHITE);
+            boolean canonical = white != null && index.index(white) == i;
             for (int s = 0; s < 2; s++) {
-                Position p = index.position(i, color(s));
-                if (p == null || !p.isLegal() || index.index(p) != i) {
+                Position p = s == 0 ? white : canonical ? new Position(index.material(), white.squares(), Color.BLACK) : null;
+                if (!canonical || !p.isLegal()) {
                     b.ply[s][j] = IndexBlock.NONE;
                     continue;
                 }
@@ -269,8 +278,12 @@ public final class GeneralJob {
         return b;
     }
 
-    /** (key in the smaller table, (own key, move)) for every capture into {@code subIndex}'s material. */
-    private static Iterator<Tuple2<Long, Tuple2<Long, Short>>> captureRequests(IndexBlock b, PositionIndex index, PositionIndex subIndex) {
+    /**
+     * (key in the smaller table * subs + which of {@code subs}, (own key, move)) for every capture into a smaller
+     * table; each position's moves are made once for all of them.
+     */
+    private static Iterator<Tuple2<Long, Tuple2<Long, Short>>> captureRequests(IndexBlock b, PositionIndex index, List<Material> subs) {
+        List<PositionIndex> subIndexes = subs.stream().map(PositionIndex::new).toList();
         List<Tuple2<Long, Tuple2<Long, Short>>> out = new ArrayList<>();
         for (long i = b.lo; i < b.hi; i++) {
             for (int s = 0; s < 2; s++) {
@@ -279,8 +292,10 @@ public final class GeneralJob {
                 for (Move m : p.legalMoves()) {
                     if (!m.isCapture()) continue;
                     Position after = p.play(m);
-                    if (!after.material().equals(subIndex.material())) continue;
-                    out.add(new Tuple2<>(subIndex.index(after) * 2 + side(after), new Tuple2<>(i * 2 + s, code(m.from(), m.to()))));
+                    int which = subs.indexOf(after.material());
+                    if (which < 0) continue; // bare kings: a draw, marked by init
+                    long key = subIndexes.get(which).index(after) * 2 + side(after);
+                    out.add(new Tuple2<>(key * subs.size() + which, new Tuple2<>(i * 2 + s, code(m.from(), m.to()))));
                 }
             }
         }

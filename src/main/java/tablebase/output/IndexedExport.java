@@ -78,7 +78,7 @@ public final class IndexedExport {
         m.put("parquet", Map.of("path", TableExport.PARQUET, "rows", rows));
         Map<String, Object> file = new LinkedHashMap<>();
         file.put("name", name);
-        file.put("bytes", IndexedTable.HEADER + 4 * index.size());
+        file.put("bytes", IndexedTable.fileSize(index));
         file.put("sha256", sha256);
         m.put("indexed_file", file);
         List<Map<String, String>> subs = new ArrayList<>();

@@ -52,6 +52,9 @@ public final class IndexedTable {
         this.entries = entries;
     }
 
+    /** The size of a packed file of this index: the header and four bytes per index. */
+    static long fileSize(PositionIndex index) { return HEADER + 4 * index.size(); }
+
     /** The file name for an endgame: {@code kqkr.tbl}. */
     public static String fileName(Material material) { return material.name().toLowerCase() + ".tbl"; }
 
@@ -75,7 +78,7 @@ public final class IndexedTable {
             }
             PositionIndex index = new PositionIndex(material);
             long size = header.getLong();
-            long expected = HEADER + 4 * index.size();
+            long expected = fileSize(index);
             if (size != index.size() || channel.size() != expected)
                 throw new IOException(file + " has " + channel.size() + " bytes; a " + material.name() + " table has " + expected);
             if (expected > Integer.MAX_VALUE) throw new IOException(file + " is too large to map in one piece");

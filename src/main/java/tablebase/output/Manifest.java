@@ -67,6 +67,13 @@ public final class Manifest {
         }
     }
 
+    /** Reads a manifest on any Hadoop filesystem. */
+    public static Map<String, Object> read(org.apache.hadoop.fs.FileSystem fs, org.apache.hadoop.fs.Path file) throws IOException {
+        try (InputStream in = fs.open(file)) {
+            return read(in);
+        }
+    }
+
     @SuppressWarnings("unchecked")
     public static Map<String, Object> read(InputStream in) throws IOException {
         return new ObjectMapper().readValue(in, Map.class);

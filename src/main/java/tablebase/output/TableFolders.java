@@ -45,17 +45,14 @@ public final class TableFolders implements GeneralJob.Shelf {
         Path manifestFile = new Path(folder, TableExport.MANIFEST);
         if (!fs.isFile(manifestFile))
             throw new IOException(folder + " is in the way of the " + material.name() + " table: it holds no manifest.json; move it away");
-        Map<String, Object> manifest;
-        try (InputStream in = fs.open(manifestFile)) {
-            manifest = Manifest.read(in);
-        }
+        Map<String, Object> manifest = Manifest.read(fs, manifestFile);
         if (!material.name().equals(manifest.get("endgame")))
             throw new IOException(folder + " holds " + manifest.get("endgame") + ", not the " + material.name() + " table; move it away");
         if (!(manifest.get("indexed_file") instanceof Map<?, ?> indexed))
             throw new IOException(folder + " holds a " + material.name() + " table without the indexed file (made by the lone-king job);"
                     + " generate it with --general, or move it away");
         Path file = new Path(folder, String.valueOf(indexed.get("name")));
-        long expected = IndexedTable.HEADER + 4 * new PositionIndex(material).size();
+        long expected = IndexedTable.fileSize(new PositionIndex(material));
         if (!fs.isFile(file) || fs.getFileStatus(file).getLen() != expected)
             throw new IOException(file + " is missing or not " + expected + " bytes; move " + folder + " away to generate it again");
         try (InputStream in = fs.open(file)) {

@@ -1,7 +1,6 @@
 package tablebase.output;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.NoSuchFileException;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
@@ -29,10 +28,7 @@ public record TableView(Material material, String name, String folder, boolean i
         if (!fs.isDirectory(parquet) || !fs.isFile(manifest))
             throw new NoSuchFileException(folder + ": not a generated table (it needs " + TableExport.PARQUET + "/ and "
                     + TableExport.MANIFEST + "; make one with jobs/generate)");
-        Map<String, Object> read;
-        try (InputStream in = fs.open(manifest)) {
-            read = Manifest.read(in);
-        }
+        Map<String, Object> read = Manifest.read(fs, manifest);
         if (!(read.get("endgame") instanceof String e)) throw new IOException(manifest + " names no endgame");
         Material material = Material.parse(e);
         String name = material.name().toLowerCase();

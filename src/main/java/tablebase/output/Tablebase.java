@@ -171,7 +171,7 @@ public final class Tablebase {
             int ply = ply(position.play(m));
             moves.add(new MoveResult(m, San.of(position, m), category(ply), ply < 0 ? null : dtm(ply)));
         }
-        Move stored = sources.get(position.material()).storedMove(position);
+        Move stored = sources.get(position.material()).storedMove(position); // a position probed is of a material opened here
         moves.sort(Comparator.comparingInt((MoveResult r) -> preference(r.category(), r.dtm() == null ? 0 : r.dtm()))
                 .thenComparing(r -> !r.move().equals(stored))
                 .thenComparingInt(r -> r.move().to())
@@ -208,7 +208,7 @@ public final class Tablebase {
 
     /** The stored move, else the best by the results after each move (the lowest target square among equals). */
     private Move bestMove(Position p) {
-        Move stored = sources.get(p.material()) == null ? null : sources.get(p.material()).storedMove(p);
+        Move stored = sources.get(p.material()).storedMove(p); // a won or lost position is of a material opened here
         if (stored != null) return stored;
         Move best = null;
         int bestPreference = Integer.MAX_VALUE;
