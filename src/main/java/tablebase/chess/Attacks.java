@@ -16,6 +16,18 @@ public final class Attacks {
     /** BETWEEN[a * 64 + b]: the squares strictly between a and b on a shared line, else 0. */
     private static final long[] BETWEEN = betweenTable();
 
+    /** RAYS[direction][sq]: the squares from sq to the edge; directions 0..3 rook, 4..7 bishop; even directions increase the square. */
+    private static final long[][] RAYS = rayTable();
+    /** Rook and bishop lines through a square (the square excluded), for the aligned test. */
+    private static final long[] ROOK_LINES = new long[64], BISHOP_LINES = new long[64];
+
+    static {
+        for (int sq = 0; sq < 64; sq++) {
+            for (int d = 0; d < 4; d++) ROOK_LINES[sq] |= RAYS[d][sq];
+            for (int d = 4; d < 8; d++) BISHOP_LINES[sq] |= RAYS[d][sq];
+        }
+    }
+
     private static final long NOT_FILE_A = 0xfefefefefefefefeL;
     private static final long NOT_FILE_H = 0x7f7f7f7f7f7f7f7fL;
 
@@ -30,9 +42,22 @@ public final class Attacks {
         switch (type) {
             case KING: return KING[sq];
             case KNIGHT: return KNIGHT[sq];
-            case BISHOP: return slide(sq, occupied, BISHOP_STEPS);
-            case ROOK: return slide(sq, occupied, ROOK_STEPS);
-            case QUEEN: return slide(sq, occupied, BISHOP_STEPS) | slide(sq, occupied, ROOK_STEPS);
+            case BISHOP: return slide(sq, occupied, 4);
+            case ROOK: return slide(sq, occupied, 0);
+            case QUEEN: return slide(sq, occupied, 0) | slide(sq, occupied, 4);
+            default: throw new AssertionError(type);
+        }
+    }
+
+    /** Whether a piece of this type on {@code from} attacks {@code target}, without making its whole attack set. */
+    public static boolean attacks(PieceType type, int from, int target, long occupied) {
+        long t = bit(target);
+        switch (type) {
+            case KING: return (KING[from] & t) != 0;
+            case KNIGHT: return (KNIGHT[from] & t) != 0;
+            case BISHOP: return (BISHOP_LINES[from] & t) != 0 && (BETWEEN[from * 64 + target] & occupied) == 0;
+            case ROOK: return (ROOK_LINES[from] & t) != 0 && (BETWEEN[from * 64 + target] & occupied) == 0;
+            case QUEEN: return ((ROOK_LINES[from] | BISHOP_LINES[from]) & t) != 0 && (BETWEEN[from * 64 + target] & occupied) == 0;
             default: throw new AssertionError(type);
         }
     }
@@ -44,19 +69,33 @@ public final class Attacks {
         return sideways | (row << 8) | (row >>> 8);
     }
 
-    private static long slide(int sq, long occupied, int[][] steps) {
+    /** The four rays of directions {@code first..first+3}, each cut after its first occupied square. */
+    private static long slide(int sq, long occupied, int first) {
         long attacks = 0;
-        for (int[] step : steps) {
-            int f = Square.file(sq) + step[0], r = Square.rank(sq) + step[1];
-            while (f >= 0 && f < 8 && r >= 0 && r < 8) {
-                long b = bit(Square.of(f, r));
-                attacks |= b;
-                if ((occupied & b) != 0) break;
-                f += step[0];
-                r += step[1];
+        for (int d = first; d < first + 4; d++) {
+            long ray = RAYS[d][sq], blockers = ray & occupied;
+            if (blockers != 0) {
+                int stop = (d & 1) == 0 ? Long.numberOfTrailingZeros(blockers) : 63 - Long.numberOfLeadingZeros(blockers);
+                ray &= ~RAYS[d][stop];
             }
+            attacks |= ray;
         }
         return attacks;
+    }
+
+    private static long[][] rayTable() {
+        int[][] steps = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}, {1, 1}, {-1, -1}, {-1, 1}, {1, -1}};
+        long[][] rays = new long[8][64];
+        for (int d = 0; d < 8; d++)
+            for (int sq = 0; sq < 64; sq++) {
+                int f = Square.file(sq) + steps[d][0], r = Square.rank(sq) + steps[d][1];
+                while (f >= 0 && f < 8 && r >= 0 && r < 8) {
+                    rays[d][sq] |= bit(Square.of(f, r));
+                    f += steps[d][0];
+                    r += steps[d][1];
+                }
+            }
+        return rays;
     }
 
     private static long[] leaperTable(int[][] steps) {

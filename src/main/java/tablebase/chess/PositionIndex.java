@@ -80,12 +80,20 @@ public final class PositionIndex implements Serializable {
     /** Number of indexes (per side to move). */
     public long size() { return KING_PAIRS.length * restSize; }
 
+    /** Indexes per king pair: the placements of the other pieces. */
+    public long restSize() { return restSize; }
+
+    /** Whether the king pair of a canonical index is symmetric, so that a position may be its own mirror image. */
+    public boolean symmetricKingPair(long index) { return TO_CANONICAL_PAIR[KING_PAIRS[(int) (index / restSize)]].length > 1; }
+
     /** The index of the position's canonical form; its kings must not touch. */
-    public long index(Position p) {
-        if (Square.distance(p.kingSquare(Color.WHITE), p.kingSquare(Color.BLACK)) <= 1)
-            throw new IllegalArgumentException("no index for touching kings: " + p);
+    public long index(Position p) { return index(p.squares()); }
+
+    /** The canonical index of pieces on {@code squares} (material order, identical pieces in any order); kings must not touch. */
+    public long index(int[] squares) {
+        int[] pairSymmetries = TO_CANONICAL_PAIR[kingPairCode(squares)];
         long index = Long.MAX_VALUE;
-        for (int s : TO_CANONICAL_PAIR[p.kingSquare(Color.WHITE) * 64 + p.kingSquare(Color.BLACK)]) index = Math.min(index, rawIndex(p, s));
+        for (int s : pairSymmetries) index = Math.min(index, rawIndex(squares, s));
         return index;
     }
 
@@ -99,13 +107,14 @@ public final class PositionIndex implements Serializable {
      * Every symmetry that takes {@code p} to the position of its index, as bits {@code 1 << s}: more than one
      * when that position is symmetric itself, and then a move of {@code p} has one image per symmetry.
      */
-    public int canonicalSymmetries(Position p) {
-        if (Square.distance(p.kingSquare(Color.WHITE), p.kingSquare(Color.BLACK)) <= 1)
-            throw new IllegalArgumentException("no index for touching kings: " + p);
+    public int canonicalSymmetries(Position p) { return canonicalSymmetries(p.squares()); }
+
+    /** {@link #canonicalSymmetries(Position)} of pieces on {@code squares}. */
+    public int canonicalSymmetries(int[] squares) {
         long index = Long.MAX_VALUE;
         int symmetries = 0;
-        for (int s : TO_CANONICAL_PAIR[p.kingSquare(Color.WHITE) * 64 + p.kingSquare(Color.BLACK)]) {
-            long raw = rawIndex(p, s);
+        for (int s : TO_CANONICAL_PAIR[kingPairCode(squares)]) {
+            long raw = rawIndex(squares, s);
             if (raw < index) { index = raw; symmetries = 0; }
             if (raw == index) symmetries |= 1 << s;
         }
@@ -113,13 +122,21 @@ public final class PositionIndex implements Serializable {
     }
 
     /** The index of {@code p} through one of its {@link #canonicalSymmetries} (saves computing them twice). */
-    public long index(Position p, int canonicalSymmetries) { return rawIndex(p, Integer.numberOfTrailingZeros(canonicalSymmetries)); }
+    public long index(Position p, int canonicalSymmetries) { return index(p.squares(), canonicalSymmetries); }
+
+    /** The index of pieces on {@code squares} through one of their {@link #canonicalSymmetries}. */
+    public long index(int[] squares, int canonicalSymmetries) { return rawIndex(squares, Integer.numberOfTrailingZeros(canonicalSymmetries)); }
 
     /** The pieces on the squares an index names, {@code side} to move; null when two pieces share a square. */
     public Position position(long index, Color side) {
+        int[] squares = new int[material.size()];
+        return decode(index, squares) ? new Position(material, squares, side) : null;
+    }
+
+    /** Writes the squares an index names into {@code squares} (material order); false when two pieces share a square. */
+    public boolean decode(long index, int[] squares) {
         if (index < 0 || index >= size()) throw new IllegalArgumentException("index " + index + " is outside 0.." + (size() - 1));
         int pair = KING_PAIRS[(int) (index / restSize)];
-        int[] squares = new int[material.size()];
         squares[whiteKing] = pair / 64;
         squares[blackKing] = pair % 64;
         long rest = index % restSize;
@@ -129,23 +146,41 @@ public final class PositionIndex implements Serializable {
             rest /= radix;
         }
         long occupied = 0;
-        for (int sq : squares) {
-            if ((occupied & (1L << sq)) != 0) return null;
-            occupied |= 1L << sq;
+        for (int k = 0; k < squares.length; k++) {
+            long bit = 1L << squares[k];
+            if ((occupied & bit) != 0) return false;
+            occupied |= bit;
         }
-        return new Position(material, squares, side);
+        return true;
     }
 
-    /** The index of {@code p} seen through symmetry {@code s}, whose king pair must be canonical. */
-    private long rawIndex(Position p, int s) {
-        int pair = KING_PAIR_INDEX[Square.transform(p.kingSquare(Color.WHITE), s) * 64 + Square.transform(p.kingSquare(Color.BLACK), s)];
+    private int kingPairCode(int[] squares) {
+        int wk = squares[whiteKing], bk = squares[blackKing];
+        if (Square.distance(wk, bk) <= 1)
+            throw new IllegalArgumentException("no index for touching kings: " + Square.name(wk) + " " + Square.name(bk));
+        return wk * 64 + bk;
+    }
+
+    /** The index of the pieces seen through symmetry {@code s}, or MAX_VALUE when their king pair is then not canonical. */
+    private long rawIndex(int[] squares, int s) {
+        int pair = KING_PAIR_INDEX[Square.transform(squares[whiteKing], s) * 64 + Square.transform(squares[blackKing], s)];
         if (pair < 0) return Long.MAX_VALUE;
         long rest = 0;
-        int[] group = new int[6];
         for (int g = 0; g < groupLength.length; g++) {
-            for (int j = 0; j < groupLength[g]; j++) group[j] = Square.transform(p.square(groupStart[g] + j), s);
-            Arrays.sort(group, 0, groupLength[g]);
-            rest = rest * BINOMIAL[64][groupLength[g]] + rank(group, groupLength[g]);
+            int start = groupStart[g], k = groupLength[g];
+            long rank;
+            if (k == 1) {
+                rank = Square.transform(squares[start], s);
+            } else {
+                int[] sorted = new int[k]; // the group's images by insertion (groups are small)
+                for (int j = 0; j < k; j++) {
+                    int v = Square.transform(squares[start + j], s), at = j;
+                    while (at > 0 && sorted[at - 1] > v) { sorted[at] = sorted[at - 1]; at--; }
+                    sorted[at] = v;
+                }
+                rank = rank(sorted, k);
+            }
+            rest = rest * BINOMIAL[64][k] + rank;
         }
         return pair * restSize + rest;
     }

@@ -38,7 +38,15 @@ public final class Square {
      * The eight symmetries of the square board, numbered 0..7: bit 0 mirrors the file, bit 1 the
      * rank, bit 2 swaps file and rank (applied first). Symmetry 0 is the identity.
      */
-    public static int transform(int sq, int symmetry) {
+    public static int transform(int sq, int symmetry) { return TRANSFORMED[symmetry << 6 | sq]; }
+
+    private static final int[] TRANSFORMED = new int[8 * 64];
+
+    static {
+        for (int s = 0; s < 8; s++) for (int sq = 0; sq < 64; sq++) TRANSFORMED[s << 6 | sq] = computeTransform(sq, s);
+    }
+
+    private static int computeTransform(int sq, int symmetry) {
         int f = file(sq), r = rank(sq);
         if ((symmetry & 4) != 0) { int t = f; f = r; r = t; }
         if ((symmetry & 1) != 0) f = 7 - f;

@@ -1,13 +1,15 @@
 package tablebase.cli;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Color;
 import tablebase.chess.Material;
-import tablebase.generate.GeneralJob;
+import tablebase.generate.TableSolver;
 import tablebase.generate.HalfMove;
 import tablebase.generate.LoneKingRules;
 import tablebase.generate.RetrogradeJob;
@@ -16,6 +18,8 @@ import tablebase.output.Manifest;
 import tablebase.output.OutputFolder;
 import tablebase.output.TableExport;
 import tablebase.output.TableFolders;
+import tablebase.table.SolvedTable;
+import tablebase.table.TablePlan;
 
 /** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
 public final class Generate {
@@ -36,7 +40,7 @@ public final class Generate {
         Material material = Material.parse(args.required("--endgame"));
         boolean general = args.has("--general") || LoneKingRules.unsupportedReason(material) != null;
         if (general) {
-            String why = GeneralJob.unsupportedReason(material);
+            String why = TableSolver.unsupportedReason(material);
             if (why != null) throw new IllegalArgumentException(why);
             if (args.has("--work"))
                 throw new Args.UsageException("--work resumes the lone-king job (" + String.join(", ", LoneKingRules.SUPPORTED)
@@ -62,8 +66,20 @@ public final class Generate {
         int partitions = args.positiveInt("--partitions", jsc.defaultParallelism());
         System.out.printf("%s on %s, %d partitions (general job)%n", material.name(), jsc.master(), partitions);
         Manifest.Run run = new Manifest.Run(Versions.project(), spark.version(), jsc.master(), partitions, start);
-        TableFolders shelf = new TableFolders(spark, material, folder, run, System.out::println);
-        GeneralJob.Table table = new GeneralJob(jsc, partitions, System.out::println, shelf).solve(material);
+        TableFolders folders = new TableFolders(spark, material, folder, run, partitions, System.out::println);
+        TableSolver solver = new TableSolver(jsc, partitions, System.out::println);
+        Map<Material, SolvedTable> tables = new HashMap<>();
+        SolvedTable table = null;
+        for (Material m : TablePlan.of(material)) {
+            table = m.equals(material) ? null : folders.find(m);
+            if (table == null) {
+                Map<Material, SolvedTable> smaller = new HashMap<>();
+                for (Material sub : TablePlan.captures(m)) smaller.put(sub, tables.get(sub));
+                table = solver.solve(m, smaller);
+                folders.write(table, smaller);
+            }
+            tables.put(m, table);
+        }
         System.out.printf("%s: longest win %d moves with White to move, %d with Black to move; %,d positions a second; done in %.1f s%n",
                 material.name(), table.longestWin(Color.WHITE), table.longestWin(Color.BLACK),
                 Math.round(table.positions() / Math.max(table.seconds(), 1e-9)), (System.nanoTime() - start) / 1e9);

@@ -3,6 +3,12 @@ package tablebase.output;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.stream.IntStream;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.storage.StorageLevel;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,8 +16,11 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
-import tablebase.generate.GeneralJob;
-import tablebase.generate.IndexBlock;
+import tablebase.chess.MoveGenerator;
+import tablebase.table.SolvedTable;
+import tablebase.table.Successors;
+import tablebase.table.TablePlan;
+import scala.Tuple2;
 
 /**
  * Writes a table of the general job into a folder: {@code parquet/} (one row per canonical position and side
@@ -20,25 +29,79 @@ import tablebase.generate.IndexBlock;
  */
 public final class IndexedExport {
     /** Histogram slot of the draws; plies use the slots below it. */
-    private static final int DRAWS = IndexedTable.MAX_PLY + 1;
+    private static final int DRAWS = SolvedTable.MAX_PLY + 1;
 
     private IndexedExport() {}
 
     /** The folder of a smaller table, next to the folder of the table that needs it: {@code kqk} beside {@code kqkr}. */
     public static String folderName(Material material) { return material.name().toLowerCase(); }
 
-    /** Writes everything into the folder's staging area (the caller commits) and returns the manifest written. */
-    public static Map<String, Object> write(SparkSession spark, GeneralJob.Table table, OutputFolder folder, Manifest.Run run)
+    /**
+     * Writes everything into the folder's staging area (the caller commits) and returns the manifest written. The
+     * best moves follow from the final results in one pass here ({@code smaller}: the tables captures lead to).
+     */
+    public static Map<String, Object> write(SparkSession spark, SolvedTable table, Map<Material, SolvedTable> smaller, int partitions,
+                                            OutputFolder folder, Manifest.Run run) throws IOException {
+        Material material = table.material();
+        PositionIndex index = table.index();
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        Broadcast<byte[]> own = jsc.broadcast(table.results());
+        Map<Material, Broadcast<byte[]>> subs = new HashMap<>();
+        for (Material sub : TablePlan.captures(material)) subs.put(sub, jsc.broadcast(smaller.get(sub).results()));
+        long rest = index.restSize();
+        int kingPairs = PositionIndex.kingPairs();
+        List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
+        JavaRDD<Tuple2<Long, byte[]>> entries = jsc.parallelize(ids, partitions).map(p -> {
+            long lo = (long) ((p * (long) kingPairs + partitions - 1) / partitions) * rest;
+            long hi = (long) (((p + 1) * (long) kingPairs + partitions - 1) / partitions) * rest;
+            Map<Material, byte[]> values = new HashMap<>();
+            subs.forEach((m, b) -> values.put(m, b.value()));
+            return new Tuple2<>(lo, entries(new Successors(material, own.value(), values), index, own.value(), lo, hi));
+        });
+        entries.persist(StorageLevel.MEMORY_AND_DISK());
+        try {
+            spark.createDataFrame(entries.flatMap(e -> PositionRows.of(index, e._1, e._2)), PositionRows.indexedSchema(material))
+                    .write().parquet(new Path(folder.staging(), TableExport.PARQUET).toString());
+            String name = IndexedTable.fileName(material);
+            String sha256 = TableExport.writeHashed(folder.create(name),
+                    out -> IndexedTable.write(index, entries.map(Tuple2::_2).toLocalIterator(), out));
+            return writeManifest(table, name, sha256, folder, run);
+        } finally {
+            entries.unpersist(false);
+            own.destroy(false);
+            subs.values().forEach(b -> b.destroy(false));
+        }
+    }
+
+    /**
+     * The export kernel: the packed file's entries of indexes {@code lo..hi-1}, the result byte and the best move's
+     * rank for each side to move.
+     */
+    static byte[] entries(Successors successors, PositionIndex index, byte[] results, long lo, long hi) {
+        MoveGenerator gen = new MoveGenerator(index.material());
+        byte[] out = new byte[Math.toIntExact(4 * (hi - lo))];
+        int[] squares = new int[index.material().size()], moves = new int[256];
+        for (long i = lo; i < hi; i++) {
+            boolean decoded = false;
+            for (int s = 0; s < 2; s++) {
+                int at = (int) (4 * (i - lo) + 2 * s), result = results[(int) (2 * i + s)] & 0xFF;
+                out[at] = (byte) result;
+                out[at + 1] = (byte) IndexedTable.NO_MOVE;
+                if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result == 1) continue;
+                if (!decoded) decoded = index.decode(i, squares);
+                int rank = successors.bestMoveRank(squares, s, result, moves);
+                if (rank >= IndexedTable.NO_MOVE) throw new IllegalStateException(rank + " moves do not fit the move byte");
+                out[at + 1] = (byte) rank;
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Object> writeManifest(SolvedTable table, String name, String sha256, OutputFolder folder, Manifest.Run run)
             throws IOException {
         Material material = table.material();
         PositionIndex index = table.index();
-        spark.createDataFrame(table.blocks().flatMap(b -> PositionRows.of(index, b)), PositionRows.indexedSchema(material))
-                .write().parquet(new Path(folder.staging(), TableExport.PARQUET).toString());
-        String name = IndexedTable.fileName(material);
-        String sha256 = TableExport.writeHashed(folder.create(name),
-                out -> IndexedTable.write(index, table.blocks().map(b -> IndexedTable.entries(b, index)).toLocalIterator(), out));
-        long[][] plies = table.blocks().map(IndexedExport::plyCounts).reduce(IndexedExport::add);
-
+        long[][] plies = table.plyCounts();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("endgame", material.name());
         m.put("format", "indexed");
@@ -82,28 +145,12 @@ public final class IndexedExport {
         file.put("sha256", sha256);
         m.put("indexed_file", file);
         List<Map<String, String>> subs = new ArrayList<>();
-        for (Material sub : GeneralJob.captures(material)) subs.add(Map.of("endgame", sub.name(), "path", "../" + folderName(sub)));
+        for (Material sub : TablePlan.captures(material)) subs.add(Map.of("endgame", sub.name(), "path", "../" + folderName(sub)));
         m.put("sub_tables", subs);
         Manifest.putRun(m, run);
         try (OutputStream out = folder.create(TableExport.MANIFEST)) {
             Manifest.write(m, out);
         }
         return m;
-    }
-
-    /** Entries per side and ply; draws in the last slot. */
-    private static long[][] plyCounts(IndexBlock b) {
-        long[][] counts = new long[2][DRAWS + 1];
-        for (long i = b.lo(); i < b.hi(); i++)
-            for (int s = 0; s < 2; s++) {
-                int ply = b.ply(i, s);
-                if (ply != IndexBlock.NONE) counts[s][ply == IndexBlock.UNDECIDED ? DRAWS : ply]++;
-            }
-        return counts;
-    }
-
-    private static long[][] add(long[][] a, long[][] b) {
-        for (int s = 0; s < 2; s++) for (int k = 0; k < a[s].length; k++) a[s][k] += b[s][k];
-        return a;
     }
 }

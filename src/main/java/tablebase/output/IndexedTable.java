@@ -17,7 +17,7 @@ import tablebase.chess.Move;
 import tablebase.chess.Position;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
-import tablebase.generate.IndexBlock;
+import tablebase.table.SolvedTable;
 
 /**
  * The packed file of any endgame ({@code kqkr.tbl}): two bytes per canonical position and side to move,
@@ -39,9 +39,7 @@ import tablebase.generate.IndexBlock;
  */
 public final class IndexedTable {
     static final byte[] MAGIC = "TBINDEX1".getBytes(StandardCharsets.US_ASCII);
-    static final int HEADER = 64, DRAW = 0, NONE = 255, NO_MOVE = 255;
-    /** Plies a result byte can hold: wins up to 127 moves. */
-    static final int MAX_PLY = 253;
+    static final int HEADER = 64, DRAW = SolvedTable.DRAW, NONE = SolvedTable.NONE, NO_MOVE = 255;
     private static final Comparator<Move> ORDER = Comparator.comparingInt(Move::from).thenComparingInt(Move::to);
 
     private final PositionIndex index;
@@ -130,37 +128,18 @@ public final class IndexedTable {
         return written;
     }
 
-    /** One block's entries in file order (computed where the block lives). */
-    public static byte[] entries(IndexBlock b, PositionIndex index) {
-        byte[] out = new byte[(int) (4 * (b.hi() - b.lo()))];
-        for (long i = b.lo(); i < b.hi(); i++) {
-            for (int s = 0; s < 2; s++) {
-                int at = (int) (4 * (i - b.lo()) + 2 * s), ply = b.ply(i, s);
-                if (ply > MAX_PLY) throw new IllegalStateException("ply " + ply + " does not fit the result byte");
-                out[at] = (byte) (ply == IndexBlock.NONE ? NONE : ply == IndexBlock.UNDECIDED ? DRAW : ply + 1);
-                out[at + 1] = (byte) NO_MOVE;
-                int code = b.move(i, s);
-                if (ply < 0 || code == IndexBlock.NO_MOVE) continue;
-                List<Move> moves = sortedMoves(index.position(i, s == 0 ? Color.WHITE : Color.BLACK));
-                for (int k = 0; k < moves.size(); k++)
-                    if (moves.get(k).from() * 64 + moves.get(k).to() == code) out[at + 1] = (byte) k;
-            }
+    /** The result bytes of a packed file's stream, {@code 2 * index + side} as in {@link SolvedTable} (for reusing a smaller table). */
+    public static byte[] readResults(InputStream file, PositionIndex index) throws IOException {
+        file.skipNBytes(HEADER);
+        byte[] results = new byte[Math.toIntExact(2 * index.size())];
+        byte[] chunk = new byte[1 << 16];
+        int at = 0;
+        while (at < results.length) {
+            int want = Math.min(chunk.length, 2 * (results.length - at)), got = file.readNBytes(chunk, 0, want);
+            if (got < want) throw new CorruptTableException("a packed " + index.material().name() + " table ends early");
+            for (int k = 0; k < got; k += 2) results[at++] = chunk[k];
         }
-        return out;
-    }
-
-    /** The plies of the entries {@code lo..hi-1} read back from a packed file's stream (for reusing a smaller table). */
-    public static IndexBlock readBlock(InputStream file, long lo, long hi) throws IOException {
-        file.skipNBytes(HEADER + 4 * lo);
-        byte[] bytes = file.readNBytes((int) (4 * (hi - lo)));
-        if (bytes.length != 4 * (hi - lo)) throw new CorruptTableException("a packed table ends early");
-        short[][] ply = new short[2][(int) (hi - lo)];
-        for (int j = 0; j < hi - lo; j++)
-            for (int s = 0; s < 2; s++) {
-                int result = bytes[4 * j + 2 * s] & 0xFF;
-                ply[s][j] = (short) (result == NONE ? IndexBlock.NONE : result == DRAW ? IndexBlock.UNDECIDED : result - 1);
-            }
-        return IndexBlock.ofPlies(lo, hi, ply);
+        return results;
     }
 
     static List<Move> sortedMoves(Position p) {

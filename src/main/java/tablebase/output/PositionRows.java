@@ -9,10 +9,11 @@ import tablebase.chess.Attacks;
 import tablebase.chess.Color;
 import tablebase.chess.Fen;
 import tablebase.chess.Material;
+import tablebase.chess.MoveGenerator;
 import tablebase.chess.Position;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
-import tablebase.generate.IndexBlock;
+import tablebase.table.SolvedTable;
 import tablebase.generate.LoneKingRules;
 import tablebase.generate.PlacementBlock;
 
@@ -48,23 +49,28 @@ public final class PositionRows {
                 .add("fen", DataTypes.StringType, false);
     }
 
-    /** The rows of one block of an indexed table: every canonical legal position, both sides to move. */
-    public static Iterator<Row> of(PositionIndex index, IndexBlock block) {
+    /** The rows of an indexed table's entries from index {@code lo} (packed-file layout): every canonical legal position, both sides. */
+    public static Iterator<Row> of(PositionIndex index, long lo, byte[] entries) {
         Material material = index.material();
+        MoveGenerator gen = new MoveGenerator(material);
         int n = material.size();
-        return java.util.stream.LongStream.range(2 * block.lo(), 2 * block.hi())
-                .filter(key -> block.ply(key / 2, (int) (key & 1)) != IndexBlock.NONE)
-                .mapToObj(key -> {
-                    long i = key / 2;
-                    int s = (int) (key & 1), ply = block.ply(i, s), code = block.move(i, s);
+        return java.util.stream.IntStream.range(0, entries.length / 2)
+                .filter(e -> (entries[2 * e] & 0xFF) != SolvedTable.NONE)
+                .mapToObj(e -> {
+                    long i = lo + e / 2;
+                    int s = e & 1, result = entries[2 * e] & 0xFF, rank = entries[2 * e + 1] & 0xFF, ply = result - 1;
                     Position p = index.position(i, s == 0 ? Color.WHITE : Color.BLACK);
                     Object[] values = new Object[n + 6];
                     values[0] = i;
                     values[1] = String.valueOf(p.sideToMove().fenLetter());
                     for (int k = 0; k < n; k++) values[2 + k] = Square.name(p.square(k));
-                    values[n + 2] = ply < 0 ? "draw" : ply % 2 == 1 ? "win" : "loss";
-                    values[n + 3] = ply < 0 ? null : (ply + 1) / 2;
-                    values[n + 4] = code == IndexBlock.NO_MOVE ? null : Square.name(code / 64) + Square.name(code % 64);
+                    values[n + 2] = result == SolvedTable.DRAW ? "draw" : ply % 2 == 1 ? "win" : "loss";
+                    values[n + 3] = result == SolvedTable.DRAW ? null : (ply + 1) / 2;
+                    if (rank != IndexedTable.NO_MOVE) {
+                        int[] moves = new int[256];
+                        gen.sortedLegalMoves(p.squares(), s, moves);
+                        values[n + 4] = Square.name(MoveGenerator.from(moves[rank])) + Square.name(MoveGenerator.to(moves[rank]));
+                    }
                     values[n + 5] = Fen.of(p);
                     return RowFactory.create(values);
                 }).iterator();

@@ -4,33 +4,34 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
-import tablebase.generate.GeneralJob;
+import tablebase.table.SolvedTable;
 
 /**
- * The folders of a general run, as the job's shelf: the table asked for goes to its prepared output folder,
+ * The folders of a run's tables: the table asked for goes to its prepared output folder,
  * every smaller table to a folder beside it named after its endgame ({@code out/kqkr} needs {@code out/kqk}
  * and {@code out/kkr}). A smaller table whose folder is already there is read back instead of generated,
  * after its file is checked against its manifest; each table is written (aside, then renamed) as soon as it
  * is solved, so a run that fails later keeps the smaller tables it finished.
  */
-public final class TableFolders implements GeneralJob.Shelf {
+public final class TableFolders {
     private final SparkSession spark;
     private final Material asked;
     private final OutputFolder askedFolder;
     private final Manifest.Run run;
+    private final int partitions;
     private final Consumer<String> say;
 
-    public TableFolders(SparkSession spark, Material asked, OutputFolder askedFolder, Manifest.Run run, Consumer<String> say) {
+    public TableFolders(SparkSession spark, Material asked, OutputFolder askedFolder, Manifest.Run run, int partitions, Consumer<String> say) {
         this.spark = spark;
         this.asked = asked;
         this.askedFolder = askedFolder;
         this.run = run;
+        this.partitions = partitions;
         this.say = say;
     }
 
@@ -38,7 +39,8 @@ public final class TableFolders implements GeneralJob.Shelf {
         return m.equals(asked) ? askedFolder.target() : new Path(askedFolder.target().getParent(), IndexedExport.folderName(m));
     }
 
-    @Override public GeneralJob.BlockSource find(Material material) throws IOException {
+    /** A smaller table written earlier, read back after checking its file against its manifest; null when its folder is not there. */
+    public SolvedTable find(Material material) throws IOException {
         Path folder = folderOf(material);
         FileSystem fs = folder.getFileSystem(spark.sparkContext().hadoopConfiguration());
         if (!fs.exists(folder)) return null;
@@ -60,22 +62,19 @@ public final class TableFolders implements GeneralJob.Shelf {
                 throw new IOException(file + " does not match the SHA-256 in its manifest; move " + folder + " away to generate it again");
         }
         say.accept("reusing " + material.name() + " from " + folder);
-        String location = file.toString();
-        return (lo, hi) -> {
-            Path p = new Path(location);
-            try (InputStream in = p.getFileSystem(new Configuration()).open(p)) {
-                return IndexedTable.readBlock(in, lo, hi);
-            }
-        };
+        try (InputStream in = fs.open(file)) {
+            return new SolvedTable(material, IndexedTable.readResults(in, new PositionIndex(material)), 0);
+        }
     }
 
-    @Override public void keep(GeneralJob.Table table) throws IOException {
+    /** Writes a table just solved into its folder (aside, then renamed); {@code smaller} holds the tables its captures reach. */
+    public void write(SolvedTable table, Map<Material, SolvedTable> smaller) throws IOException {
         if (table.material().equals(asked)) {
-            IndexedExport.write(spark, table, askedFolder, run);
+            IndexedExport.write(spark, table, smaller, partitions, askedFolder, run);
             askedFolder.commit();
         } else {
             try (OutputFolder folder = OutputFolder.prepare(folderOf(table.material()).toString(), false)) {
-                IndexedExport.write(spark, table, folder, run);
+                IndexedExport.write(spark, table, smaller, partitions, folder, run);
                 folder.commit();
             }
         }

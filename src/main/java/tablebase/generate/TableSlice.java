@@ -1,0 +1,278 @@
+package tablebase.generate;
+
+import java.io.Serializable;
+import java.util.ArrayDeque;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import scala.Tuple2;
+import tablebase.chess.MoveGenerator;
+import tablebase.chess.PositionIndex;
+import tablebase.chess.Square;
+import tablebase.table.SolvedTable;
+import tablebase.table.Successors;
+
+/**
+ * One partition of a table being solved: the canonical indexes {@code lo..hi-1}, whole king pairs, both sides to
+ * move. An entry {@code e = 2 * (index - lo) + side} holds two bytes, updated in place ply after ply:
+ * <ul>
+ *   <li>its result byte as in {@link SolvedTable} ({@code DRAW} while undecided);</li>
+ *   <li>how many of its moves are not yet known to lose ({@link #CANNOT_LOSE} when a capture draws or wins, or
+ *       when it is stalemate): it is lost at the ply this reaches 0.</li>
+ * </ul>
+ * Captures were looked up once in the smaller tables: an entry that wins by a capture does so at a ply known in
+ * advance (a win event), and an entry whose captures all lose counts them as one move refuted at the ply of the
+ * longest (a loss event). Best moves are not kept: they follow from the final results.
+ *
+ * <p>The kernels: {@link #init} sets the entries up; {@link #kingUnmoves} makes the un-moves of the kings from the
+ * frontier, the only ones that can reach another partition (another king pair); {@link #apply} makes the other
+ * pieces' un-moves itself and takes the kings' from every partition.
+ */
+final class TableSlice implements Serializable {
+    static final int CANNOT_LOSE = 255;
+    /** Un-move keys per shuffled batch. */
+    static final int BATCH = 1 << 15;
+
+    final long lo, hi;
+    final byte[] result, remaining;
+    /** Entries decided at {@link #ply}. */
+    int[] frontier;
+    int frontierSize;
+    /** The last ply applied. */
+    int ply;
+    /** Entries by the ply of their event: {@code entries[start[q] .. start[q + 1] - 1]}. */
+    private final int[] winStart, winEntries, lossStart, lossEntries;
+
+    private TableSlice(long lo, long hi, byte[] result, byte[] remaining, int[] frontier, int frontierSize,
+                       IntBuckets wins, IntBuckets losses) {
+        this.lo = lo;
+        this.hi = hi;
+        this.result = result;
+        this.remaining = remaining;
+        this.frontier = frontier;
+        this.frontierSize = frontierSize;
+        winStart = wins.starts();
+        winEntries = wins.entries();
+        lossStart = losses.starts();
+        lossEntries = losses.entries();
+    }
+
+    /** The last ply at which a capture event decides something, or 0. */
+    int lastEventPly() {
+        int last = 0;
+        for (int q = 0; q + 1 < winStart.length; q++) if (winStart[q + 1] > winStart[q] || lossStart[q + 1] > lossStart[q]) last = q;
+        return last;
+    }
+
+    /**
+     * The init kernel: every canonical legal entry of {@code lo..hi-1} with its move count, checkmates decided at
+     * ply 0 (the first frontier), and its captures looked up in the smaller tables.
+     */
+    static TableSlice init(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi) {
+        int n = (int) (hi - lo);
+        byte[] result = new byte[2 * n], remaining = new byte[2 * n];
+        IntBuckets wins = new IntBuckets(), losses = new IntBuckets();
+        int[] frontier = new int[1024];
+        int frontierSize = 0;
+        int[] squares = new int[index.material().size()], moves = new int[256];
+        Successors captures = smaller.captures();
+        for (int j = 0; j < n; j++) {
+            long i = lo + j;
+            boolean canonical = index.decode(i, squares) && index.index(squares) == i;
+            for (int side = 0; side < 2; side++) {
+                int e = 2 * j + side;
+                if (!canonical || gen.opponentInCheck(squares, side)) {
+                    result[e] = (byte) SolvedTable.NONE;
+                    continue;
+                }
+                int count = gen.legalMoves(squares, side, moves), quiet = 0, firstWin = Integer.MAX_VALUE, lastLoss = -1;
+                boolean drawn = false;
+                for (int k = 0; k < count; k++) {
+                    int to = MoveGenerator.to(moves[k]), victim = MoveGenerator.pieceAt(squares, to);
+                    if (victim < 0) {
+                        quiet++;
+                        continue;
+                    }
+                    int after = captures.resultAfter(squares, moves[k], 1 - side);
+                    if (after == SolvedTable.DRAW) drawn = true;
+                    else if ((after - 1) % 2 == 0) firstWin = Math.min(firstWin, after); // the opponent is lost there
+                    else lastLoss = Math.max(lastLoss, after);
+                }
+                if (count == 0) {
+                    if (gen.inCheck(squares, side)) {
+                        result[e] = 1; // checkmated: ply 0
+                        if (frontierSize == frontier.length) frontier = Arrays.copyOf(frontier, 2 * frontierSize);
+                        frontier[frontierSize++] = e;
+                    } else {
+                        remaining[e] = (byte) CANNOT_LOSE; // stalemate
+                    }
+                } else if (firstWin != Integer.MAX_VALUE) {
+                    remaining[e] = (byte) CANNOT_LOSE;
+                    wins.add(firstWin, e); // ply + 1 of the lost position reached: this one wins at that ply
+                } else if (drawn) {
+                    remaining[e] = (byte) CANNOT_LOSE;
+                } else {
+                    remaining[e] = (byte) (quiet + (lastLoss >= 0 ? 1 : 0));
+                    if (lastLoss >= 0) losses.add(lastLoss, e);
+                }
+            }
+        }
+        return new TableSlice(lo, hi, result, remaining, frontier, frontierSize, wins, losses);
+    }
+
+    /**
+     * The kernel of the map side of ply {@code ply + 1}: the kings' un-moves from this slice's frontier, as
+     * (partition, batch of un-move keys), made lazily batch by batch. A key is
+     * {@code (2 * index + side) * 8 + weight - 1}, {@code weight} the distinct moves of the earlier position
+     * it stands for (see {@link #unmove}).
+     */
+    Iterator<Tuple2<Integer, long[]>> kingUnmoves(PositionIndex index, MoveGenerator gen, int[] partitionOfKingPair) {
+        int parts = Arrays.stream(partitionOfKingPair).max().orElse(0) + 1;
+        return new Iterator<>() {
+            private final long[][] buffers = new long[parts][BATCH];
+            private final int[] filled = new int[parts];
+            private final ArrayDeque<Tuple2<Integer, long[]>> ready = new ArrayDeque<>();
+            private final int[] squares = new int[index.material().size()], unmoves = new int[256];
+            private int next;
+
+            @Override public boolean hasNext() {
+                while (ready.isEmpty() && next < frontierSize) {
+                    int e = frontier[next++], side = e & 1;
+                    long i = lo + (e >>> 1);
+                    index.decode(i, squares);
+                    int selfSymmetries = index.symmetricKingPair(i) ? index.canonicalSymmetries(squares) : 1;
+                    int n = gen.unmoves(squares, side, true, false, unmoves);
+                    for (int k = 0; k < n; k++) {
+                        long key = unmove(index, squares, side, selfSymmetries, unmoves[k]);
+                        if (key < 0) continue;
+                        int p = partitionOfKingPair[(int) ((key >>> 4) / index.restSize())];
+                        buffers[p][filled[p]++] = key;
+                        if (filled[p] == BATCH) flush(p);
+                    }
+                }
+                if (ready.isEmpty() && next == frontierSize) for (int p = 0; p < parts; p++) if (filled[p] > 0) flush(p);
+                return !ready.isEmpty();
+            }
+
+            private void flush(int p) {
+                ready.add(new Tuple2<>(p, Arrays.copyOf(buffers[p], filled[p])));
+                filled[p] = 0;
+            }
+
+            @Override public Tuple2<Integer, long[]> next() {
+                if (!hasNext()) throw new NoSuchElementException();
+                return ready.poll();
+            }
+        };
+    }
+
+    /**
+     * The key of the earlier position an un-move reaches from the frontier position on {@code squares}, or -1
+     * when the frontier position is its own mirror image and this un-move's image under that symmetry stands
+     * for it (each distinct earlier move is told once). The weight is the number of distinct moves of the
+     * canonical earlier position that the un-move stands for: more than one when that position is symmetric.
+     */
+    static long unmove(PositionIndex index, int[] squares, int side, int selfSymmetries, int unmove) {
+        int piece = MoveGenerator.piece(unmove), origin = MoveGenerator.from(unmove), now = MoveGenerator.to(unmove);
+        for (int s = 1; s < 8; s++)
+            if ((selfSymmetries >> s & 1) != 0 && Square.transform(now, s) * 64 + Square.transform(origin, s) < now * 64 + origin) return -1;
+        squares[piece] = origin;
+        int symmetries = index.canonicalSymmetries(squares);
+        long before = index.index(squares, symmetries);
+        squares[piece] = now;
+        int weight = 1;
+        if (Integer.bitCount(symmetries) > 1) {
+            int[] codes = new int[8];
+            weight = 0;
+            for (int s = 0; s < 8; s++) {
+                if ((symmetries >> s & 1) == 0) continue;
+                int code = Square.transform(origin, s) * 64 + Square.transform(now, s);
+                boolean seen = false;
+                for (int k = 0; k < weight; k++) seen |= codes[k] == code;
+                if (!seen) codes[weight++] = code;
+            }
+        }
+        return ((2 * before + 1 - side) << 3) + weight - 1;
+    }
+
+    /**
+     * The kernel of ply {@code q}: the un-moves of the frontier (its other pieces' made here, the kings' arriving
+     * from every partition) and the capture events of {@code q}. Odd {@code q}: an undecided earlier position wins
+     * now. Even {@code q}: it counts off the moves refuted, and is lost now when none is left. The entries decided
+     * become the frontier.
+     */
+    void apply(int q, PositionIndex index, MoveGenerator gen, Iterator<long[]> kingKeys) {
+        if (ply != q - 1) throw new IllegalStateException("partition at ply " + ply + " cannot take ply " + q
+                + " (was a partition lost and computed again? rerun the job)");
+        int[] old = frontier;
+        int oldSize = frontierSize;
+        frontier = new int[Math.max(1024, oldSize)];
+        frontierSize = 0;
+        int[] squares = new int[index.material().size()], unmoves = new int[256];
+        for (int f = 0; f < oldSize; f++) {
+            int e = old[f], side = e & 1;
+            long i = lo + (e >>> 1);
+            index.decode(i, squares);
+            int selfSymmetries = index.symmetricKingPair(i) ? index.canonicalSymmetries(squares) : 1;
+            int n = gen.unmoves(squares, side, false, true, unmoves);
+            for (int k = 0; k < n; k++) {
+                long key = unmove(index, squares, side, selfSymmetries, unmoves[k]);
+                if (key >= 0) reach(q, key);
+            }
+        }
+        while (kingKeys.hasNext()) for (long key : kingKeys.next()) reach(q, key);
+        boolean wins = q % 2 == 1;
+        int[] start = wins ? winStart : lossStart, entries = wins ? winEntries : lossEntries;
+        if (q + 1 < start.length)
+            for (int k = start[q]; k < start[q + 1]; k++) touch(q, entries[k], 1);
+        ply = q;
+    }
+
+    private void reach(int q, long key) { touch(q, (int) ((key >>> 3) - 2 * lo), (int) (key & 7) + 1); }
+
+    /** An earlier position reached at ply {@code q}, by {@code weight} of its moves. */
+    private void touch(int q, int e, int weight) {
+        if (result[e] != SolvedTable.DRAW) return;
+        if (q % 2 == 0) {
+            int left = remaining[e] & 0xFF;
+            if (left == CANNOT_LOSE) return;
+            left -= weight;
+            if (left < 0) throw new IllegalStateException("entry " + (lo + e / 2) + " refuted more often than it has moves");
+            remaining[e] = (byte) left;
+            if (left > 0) return;
+        }
+        if (q > SolvedTable.MAX_PLY) throw new IllegalStateException("ply " + q + " does not fit a result byte");
+        result[e] = (byte) (q + 1);
+        if (frontierSize == frontier.length) frontier = Arrays.copyOf(frontier, 2 * frontierSize);
+        frontier[frontierSize++] = e;
+    }
+
+    /** Ints grouped by a small key (a ply), filled in any order, read grouped. */
+    static final class IntBuckets {
+        private int[] keys = new int[256], values = new int[256];
+        private int size;
+
+        void add(int key, int value) {
+            if (size == keys.length) {
+                keys = Arrays.copyOf(keys, 2 * size);
+                values = Arrays.copyOf(values, 2 * size);
+            }
+            keys[size] = key;
+            values[size++] = value;
+        }
+
+        /** start[q] .. start[q + 1] - 1 are the places of key q in {@link #entries}; keys 0..MAX_PLY + 1. */
+        int[] starts() {
+            int[] start = new int[SolvedTable.MAX_PLY + 3];
+            for (int k = 0; k < size; k++) start[keys[k] + 1]++;
+            for (int q = 1; q < start.length; q++) start[q] += start[q - 1];
+            return start;
+        }
+
+        int[] entries() {
+            int[] at = starts(), out = new int[size];
+            for (int k = 0; k < size; k++) out[at[keys[k]]++] = values[k];
+            return out;
+        }
+    }
+}

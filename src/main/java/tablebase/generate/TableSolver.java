@@ -1,0 +1,149 @@
+package tablebase.generate;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import tablebase.chess.Material;
+import tablebase.chess.MoveGenerator;
+import tablebase.chess.PositionIndex;
+import tablebase.table.SolvedTable;
+
+/**
+ * The engine: retrograde analysis of one pawnless table on Spark, given the smaller tables its captures lead to.
+ * The table is an RDD of {@link TableSlice}s, one per partition, each a range of whole king pairs of the
+ * {@link PositionIndex}, one byte of result and one of moves left per position and side to move, updated in place.
+ * Each ply is a join of the frontier's un-moves with the solved set: the un-moves of the pieces other than the
+ * kings keep the king pair and stay in their partition; the kings' un-moves are shuffled, as batches of
+ * {@code long} keys, to the partition that owns their king pair. Odd plies find wins, even plies losses; it
+ * stops when a ply decides nothing and no capture result lies ahead. What is left is a draw.
+ */
+public final class TableSolver {
+    /** The most pieces a table may have: a partition's arrays and the results of a table stay within int range. */
+    public static final int MAX_PIECES = 5;
+    private final JavaSparkContext jsc;
+    private final int partitions;
+    private final Consumer<String> progress;
+
+    public TableSolver(JavaSparkContext jsc, int partitions, Consumer<String> progress) {
+        this.jsc = jsc;
+        this.partitions = partitions;
+        this.progress = progress;
+    }
+
+    /** Why the engine cannot make this material, or null when it can. */
+    public static String unsupportedReason(Material material) {
+        if (material.size() < 3) return material.name() + " is two bare kings, a draw: there is nothing to generate";
+        if (material.size() > MAX_PIECES)
+            return material.name() + " has " + material.size() + " pieces; the engine makes pawnless endgames of up to " + MAX_PIECES;
+        return null;
+    }
+
+    /** Partition {@code p} owns the king pairs from {@code first[p]} to {@code first[p + 1] - 1}. */
+    static int[] firstKingPairs(int parts) {
+        return IntStream.rangeClosed(0, parts).map(p -> (int) (((long) p * PositionIndex.kingPairs() + parts - 1) / parts)).toArray();
+    }
+
+    /** Un-move batches go to the partition their key names. */
+    static final class ToPartition extends Partitioner {
+        private final int parts;
+
+        ToPartition(int parts) { this.parts = parts; }
+
+        @Override public int numPartitions() { return parts; }
+
+        @Override public int getPartition(Object key) { return (Integer) key; }
+
+        @Override public boolean equals(Object o) { return o instanceof ToPartition t && t.parts == parts; }
+
+        @Override public int hashCode() { return parts; }
+    }
+
+    /** Solves {@code material}; {@code smaller} holds every table one capture away (bare kings excepted). */
+    public SolvedTable solve(Material material, Map<Material, SolvedTable> smaller) {
+        long start = System.nanoTime();
+        resetPeakHeap();
+        PositionIndex index = new PositionIndex(material);
+        MoveGenerator gen = new MoveGenerator(material);
+        SmallerTables subs = new SmallerTables(jsc, material, smaller);
+        int[] first = firstKingPairs(partitions);
+        int[] partitionOfKingPair = new int[PositionIndex.kingPairs()];
+        for (int p = 0; p < partitions; p++) for (int kp = first[p]; kp < first[p + 1]; kp++) partitionOfKingPair[kp] = p;
+        long rest = index.restSize();
+        List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
+        JavaRDD<TableSlice> slices = keep(jsc.parallelize(ids, partitions)
+                .map(p -> TableSlice.init(index, gen, subs, first[p] * rest, first[p + 1] * rest)));
+        long frontier = frontier(slices); // the first job over the slices makes and keeps them
+        int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
+        progress.accept(String.format("%s: %,d entries, moves and captures (%d smaller tables) in %.1f s; ply  0: %,d checkmates",
+                material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
+
+        ShuffleMeter meter = new ShuffleMeter(jsc.sc());
+        try {
+            for (int q = 1; frontier > 0 || q <= lastEvent; q++) {
+                long plyStart = System.nanoTime();
+                ShuffleMeter.Reading before = meter.read();
+                int ply = q;
+                JavaRDD<TableSlice> next = keep(slices.zipPartitions(
+                        slices.mapPartitionsToPair(own -> own.next().kingUnmoves(index, gen, partitionOfKingPair))
+                                .partitionBy(new ToPartition(partitions)).values(),
+                        (own, kingKeys) -> {
+                            TableSlice s = own.next();
+                            s.apply(ply, index, gen, kingKeys);
+                            return List.of(s).iterator();
+                        }));
+                frontier = frontier(next);
+                slices.unpersist(false);
+                slices = next;
+                ShuffleMeter.Reading moved = meter.read().minus(before);
+                progress.accept(String.format("%s: ply %2d: %,d %s  (%.2f s, shuffled %,d bytes)", material.name(), q, frontier,
+                        q % 2 == 1 ? "wins" : "losses", (System.nanoTime() - plyStart) / 1e9, moved.bytes()));
+            }
+        } finally {
+            meter.close();
+        }
+        byte[] results = new byte[Math.toIntExact(2 * index.size())];
+        int at = 0;
+        for (byte[] part : slices.map(s -> s.result).collect()) {
+            System.arraycopy(part, 0, results, at, part.length);
+            at += part.length;
+        }
+        slices.unpersist(false);
+        subs.release();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        SolvedTable table = new SolvedTable(material, results, seconds);
+        long positions = table.positions();
+        long peak = peakHeap();
+        progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak heap %,d MB, %.1f bytes per index entry",
+                material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size()));
+        return table;
+    }
+
+    private static long frontier(JavaRDD<TableSlice> slices) {
+        return slices.map(s -> (long) s.frontierSize).reduce(Long::sum);
+    }
+
+    /** Kept in memory as objects once the next job makes them: each ply updates the same slices in place. */
+    private static JavaRDD<TableSlice> keep(JavaRDD<TableSlice> slices) {
+        return slices.persist(StorageLevel.MEMORY_ONLY());
+    }
+
+    private static void resetPeakHeap() {
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) if (pool.getType() == MemoryType.HEAP) pool.resetPeakUsage();
+    }
+
+    /** The heap's peak use since the reset, in this JVM (in local mode: the driver and its executors). */
+    private static long peakHeap() {
+        long peak = 0;
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans())
+            if (pool.getType() == MemoryType.HEAP) peak += pool.getPeakUsage().getUsed();
+        return peak;
+    }
+}
