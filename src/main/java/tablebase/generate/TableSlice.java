@@ -228,6 +228,23 @@ final class TableSlice implements Serializable {
         ply = q;
     }
 
+    /**
+     * Every ply in this one slice, when it holds the whole table: the kings' un-moves need no shuffle then.
+     * Returns the entries decided at each ply, from ply 1.
+     */
+    long[] solveAlone(PositionIndex index, MoveGenerator gen) {
+        int[] toHere = new int[PositionIndex.kingPairs()];
+        int lastEvent = lastEventPly();
+        long[] found = new long[SolvedTable.MAX_PLY + 2];
+        while (frontierSize > 0 || ply < lastEvent) {
+            java.util.List<long[]> kingKeys = new java.util.ArrayList<>();
+            kingUnmoves(index, gen, toHere).forEachRemaining(batch -> kingKeys.add(batch._2));
+            apply(ply + 1, index, gen, kingKeys.iterator());
+            found[ply] = frontierSize;
+        }
+        return Arrays.copyOf(found, ply + 1);
+    }
+
     private void reach(int q, long key) { touch(q, (int) ((key >>> 3) - 2 * lo), (int) (key & 7) + 1); }
 
     /** An earlier position reached at ply {@code q}, by {@code weight} of its moves. */

@@ -31,11 +31,23 @@ public final class TableSolver {
     private final JavaSparkContext jsc;
     private final int partitions;
     private final Consumer<String> progress;
+    private final long entriesPerPartition;
 
-    public TableSolver(JavaSparkContext jsc, int partitions, Consumer<String> progress) {
+    /**
+     * A table gets at most {@code partitions} partitions and at least {@code entriesPerPartition} entries in each:
+     * a table small enough for one partition is solved in one task, every ply without a shuffle, since a Spark
+     * stage per ply would cost more than the ply's work.
+     */
+    public TableSolver(JavaSparkContext jsc, int partitions, long entriesPerPartition, Consumer<String> progress) {
         this.jsc = jsc;
         this.partitions = partitions;
+        this.entriesPerPartition = entriesPerPartition;
         this.progress = progress;
+    }
+
+    /** Solves tables of up to 2^24 entries (index and side) in one task. */
+    public TableSolver(JavaSparkContext jsc, int partitions, Consumer<String> progress) {
+        this(jsc, partitions, 1L << 24, progress);
     }
 
     /** Why the engine cannot make this material, or null when it can. */
@@ -69,10 +81,11 @@ public final class TableSolver {
     /** Solves {@code material}; {@code smaller} holds every table one capture away (bare kings excepted). */
     public SolvedTable solve(Material material, Map<Material, SolvedTable> smaller) {
         long start = System.nanoTime();
-        resetPeakHeap();
+        long peak = 0;
         PositionIndex index = new PositionIndex(material);
         MoveGenerator gen = new MoveGenerator(material);
         SmallerTables subs = new SmallerTables(jsc, material, smaller);
+        int partitions = (int) Math.max(1, Math.min(this.partitions, 2 * index.size() / entriesPerPartition));
         int[] first = firstKingPairs(partitions);
         int[] partitionOfKingPair = new int[PositionIndex.kingPairs()];
         for (int p = 0; p < partitions; p++) for (int kp = first[p]; kp < first[p + 1]; kp++) partitionOfKingPair[kp] = p;
@@ -85,6 +98,34 @@ public final class TableSolver {
         progress.accept(String.format("%s: %,d entries, moves and captures (%d smaller tables) in %.1f s; ply  0: %,d checkmates",
                 material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
 
+        if (partitions == 1) {
+            long[] found = slices.map(s -> s.solveAlone(index, gen)).first();
+            for (int q = 1; q < found.length; q++)
+                progress.accept(String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found[q], q % 2 == 1 ? "wins" : "losses"));
+        } else {
+            slices = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent);
+        }
+        peak = Math.max(peak, liveHeap());
+        byte[] results = new byte[Math.toIntExact(2 * index.size())];
+        int at = 0;
+        for (byte[] part : slices.map(s -> s.result).collect()) {
+            System.arraycopy(part, 0, results, at, part.length);
+            at += part.length;
+        }
+        slices.unpersist(false);
+        subs.release();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        SolvedTable table = new SolvedTable(material, results, seconds);
+        long positions = table.positions();
+        peak = Math.max(peak, liveHeap());
+        progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; live heap after GC up to %,d MB, %.1f bytes per index entry",
+                material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size()));
+        return table;
+    }
+
+    /** The plies over the partitions, each a Spark stage that shuffles the kings' un-moves; returns the last slices, kept. */
+    private JavaRDD<TableSlice> solvePlies(Material material, PositionIndex index, MoveGenerator gen, JavaRDD<TableSlice> slices, int partitions,
+                            int[] partitionOfKingPair, long frontier, int lastEvent) {
         ShuffleMeter meter = new ShuffleMeter(jsc.sc());
         try {
             for (int q = 1; frontier > 0 || q <= lastEvent; q++) {
@@ -106,24 +147,10 @@ public final class TableSolver {
                 progress.accept(String.format("%s: ply %2d: %,d %s  (%.2f s, shuffled %,d bytes)", material.name(), q, frontier,
                         q % 2 == 1 ? "wins" : "losses", (System.nanoTime() - plyStart) / 1e9, moved.bytes()));
             }
+            return slices;
         } finally {
             meter.close();
         }
-        byte[] results = new byte[Math.toIntExact(2 * index.size())];
-        int at = 0;
-        for (byte[] part : slices.map(s -> s.result).collect()) {
-            System.arraycopy(part, 0, results, at, part.length);
-            at += part.length;
-        }
-        slices.unpersist(false);
-        subs.release();
-        double seconds = (System.nanoTime() - start) / 1e9;
-        SolvedTable table = new SolvedTable(material, results, seconds);
-        long positions = table.positions();
-        long peak = peakHeap();
-        progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak heap %,d MB, %.1f bytes per index entry",
-                material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size()));
-        return table;
     }
 
     private static long frontier(JavaRDD<TableSlice> slices) {
@@ -135,15 +162,14 @@ public final class TableSolver {
         return slices.persist(StorageLevel.MEMORY_ONLY());
     }
 
-    private static void resetPeakHeap() {
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) if (pool.getType() == MemoryType.HEAP) pool.resetPeakUsage();
-    }
-
-    /** The heap's peak use since the reset, in this JVM (in local mode: the driver and its executors). */
-    private static long peakHeap() {
-        long peak = 0;
+    /**
+     * The heap this JVM holds after its latest collection (in local mode: the driver and its executors), the live
+     * data rather than garbage not yet collected; the solver keeps the largest reading of a table's plies.
+     */
+    private static long liveHeap() {
+        long live = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans())
-            if (pool.getType() == MemoryType.HEAP) peak += pool.getPeakUsage().getUsed();
-        return peak;
+            if (pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null) live += pool.getCollectionUsage().getUsed();
+        return live;
     }
 }

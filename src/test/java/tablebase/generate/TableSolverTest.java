@@ -22,7 +22,8 @@ class TableSolverTest {
 
     /** {@code material} and every table it needs, solved in plan order. */
     static Map<Material, SolvedTable> solve(Material material, int partitions) {
-        TableSolver solver = new TableSolver(SparkTestSession.context(), partitions, System.out::println);
+        // small tables too are split over the partitions here, so that the shuffled plies are what is tested
+        TableSolver solver = new TableSolver(SparkTestSession.context(), partitions, 1, System.out::println);
         Map<Material, SolvedTable> tables = new HashMap<>();
         for (Material m : TablePlan.of(material)) {
             Map<Material, SolvedTable> smaller = new HashMap<>();
@@ -113,6 +114,16 @@ class TableSolverTest {
             }
         }
         assertTrue(checked > 2_000_000 && decided > 100_000, checked + " positions, " + decided + " decided");
+    }
+
+    @Test
+    void oneTaskAndThreePartitionsGiveTheSameResults() {
+        Material kqkr = Material.parse("KQKR");
+        Map<Material, SolvedTable> split = solve(kqkr, 3);
+        TableSolver whole = new TableSolver(SparkTestSession.context(), 3, System.out::println);
+        SolvedTable alone = whole.solve(kqkr, Map.of(Material.parse("KQK"), split.get(Material.parse("KQK")),
+                Material.parse("KKR"), split.get(Material.parse("KKR"))));
+        assertTrue(java.util.Arrays.equals(split.get(kqkr).results(), alone.results()), "KQKR in one task differs from 3 partitions");
     }
 
     /** The ply a position's successors imply: a win one ply after the quickest loss reached, else a loss after the longest win. */
