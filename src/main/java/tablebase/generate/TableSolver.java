@@ -1,8 +1,16 @@
 package tablebase.generate;
 
+import com.sun.management.GarbageCollectionNotificationInfo;
+import com.sun.management.GcInfo;
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -81,7 +89,7 @@ public final class TableSolver {
     /** Solves {@code material}; {@code smaller} holds every table one capture away (bare kings excepted). */
     public SolvedTable solve(Material material, Map<Material, SolvedTable> smaller) {
         long start = System.nanoTime();
-        long peak = 0;
+        LiveHeap heap = new LiveHeap();
         PositionIndex index = new PositionIndex(material);
         MoveGenerator gen = new MoveGenerator(material);
         SmallerTables subs = new SmallerTables(jsc, material, smaller);
@@ -105,7 +113,6 @@ public final class TableSolver {
         } else {
             slices = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent);
         }
-        peak = Math.max(peak, liveHeap());
         byte[] results = new byte[Math.toIntExact(2 * index.size())];
         int at = 0;
         for (byte[] part : slices.map(s -> s.result).collect()) {
@@ -117,8 +124,9 @@ public final class TableSolver {
         double seconds = (System.nanoTime() - start) / 1e9;
         SolvedTable table = new SolvedTable(material, results, seconds);
         long positions = table.positions();
-        peak = Math.max(peak, liveHeap());
-        progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; live heap after GC up to %,d MB, %.1f bytes per index entry",
+        long peak = heap.peak();
+        heap.close();
+        progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry",
                 material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size()));
         return table;
     }
@@ -163,13 +171,34 @@ public final class TableSolver {
     }
 
     /**
-     * The heap this JVM holds after its latest collection (in local mode: the driver and its executors), the live
-     * data rather than garbage not yet collected; the solver keeps the largest reading of a table's plies.
+     * The largest heap left after any garbage collection while it listens: the live data at its peak (the driver and,
+     * in local mode, its executors), not the garbage a heap's peak use also counts.
      */
-    private static long liveHeap() {
-        long live = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans())
-            if (pool.getType() == MemoryType.HEAP && pool.getCollectionUsage() != null) live += pool.getCollectionUsage().getUsed();
-        return live;
+    static final class LiveHeap implements NotificationListener, AutoCloseable {
+        private final AtomicLong peak = new AtomicLong();
+
+        LiveHeap() {
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
+                if (gc instanceof NotificationEmitter emitter) emitter.addNotificationListener(this, null, null);
+        }
+
+        @Override public void handleNotification(Notification notification, Object handback) {
+            if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) return;
+            GcInfo info = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData()).getGcInfo();
+            long used = info.getMemoryUsageAfterGc().values().stream().mapToLong(MemoryUsage::getUsed).sum();
+            peak.accumulateAndGet(used, Math::max);
+        }
+
+        long peak() { return peak.get(); }
+
+        @Override public void close() {
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                try {
+                    if (gc instanceof NotificationEmitter emitter) emitter.removeNotificationListener(this);
+                } catch (ListenerNotFoundException e) {
+                    // not listening there
+                }
+            }
+        }
     }
 }

@@ -1,0 +1,66 @@
+package tablebase.chess;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/** The generator's fast moves and un-moves against the readable rules of {@link Position}, position by position. */
+class MoveGeneratorTest {
+    private static final int[] BUFFER = new int[256];
+
+    private static int side(Position p) { return p.sideToMove() == Color.WHITE ? 0 : 1; }
+
+    @Test
+    void movesAndUnmovesAreThoseOfThePositionRules() {
+        Random random = new Random(5);
+        for (String name : new String[] {"KQKR", "KBNKN", "KRBKR", "KQQKQ", "KNNK"}) {
+            Material material = Material.parse(name);
+            MoveGenerator gen = new MoveGenerator(material);
+            for (int t = 0; t < 20_000; t++) {
+                Position p = Position.randomLegal(material, random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
+                int[] squares = p.squares();
+                Set<String> fast = new TreeSet<>(), rules = new TreeSet<>();
+                int n = gen.legalMoves(squares, side(p), BUFFER);
+                for (int k = 0; k < n; k++) fast.add(Square.name(MoveGenerator.from(BUFFER[k])) + Square.name(MoveGenerator.to(BUFFER[k])));
+                for (Move m : p.legalMoves()) rules.add(m.uci());
+                assertEquals(rules, fast, p::toString);
+
+                n = gen.sortedLegalMoves(squares, side(p), BUFFER);
+                List<Integer> order = new ArrayList<>();
+                for (int k = 0; k < n; k++) order.add(MoveGenerator.from(BUFFER[k]) * 64 + MoveGenerator.to(BUFFER[k]));
+                assertEquals(order.stream().sorted().toList(), order, "sorted by from, then to");
+
+                Set<String> earlier = new TreeSet<>(), undone = new TreeSet<>();
+                n = gen.unmoves(squares, side(p), true, true, BUFFER);
+                for (int k = 0; k < n; k++) {
+                    int[] before = squares.clone();
+                    before[MoveGenerator.piece(BUFFER[k])] = MoveGenerator.from(BUFFER[k]);
+                    earlier.add(new Position(material, before, p.sideToMove().opponent()).toString());
+                }
+                for (Position q : p.unmoves()) undone.add(q.toString());
+                assertEquals(undone, earlier, p::toString);
+                assertEquals(p.inCheck(), gen.inCheck(squares, side(p)), p::toString);
+            }
+        }
+    }
+
+    @Test
+    void kingsAndOtherPiecesSplitTheUnmoves() {
+        Material kqkr = Material.parse("KQKR");
+        MoveGenerator gen = new MoveGenerator(kqkr);
+        Random random = new Random(8);
+        for (int t = 0; t < 5_000; t++) {
+            Position p = Position.randomLegal(kqkr, Color.BLACK, random);
+            int all = gen.unmoves(p.squares(), 1, true, true, BUFFER);
+            int kings = gen.unmoves(p.squares(), 1, true, false, BUFFER);
+            for (int k = 0; k < kings; k++) assertEquals(0, MoveGenerator.piece(BUFFER[k]), "White's king is piece 0");
+            int others = gen.unmoves(p.squares(), 1, false, true, BUFFER);
+            assertEquals(all, kings + others, p::toString);
+        }
+    }
+}
