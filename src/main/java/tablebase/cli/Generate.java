@@ -26,6 +26,9 @@ public final class Generate {
     static final String USAGE = "usage: generate --endgame KBNK --out DIR [--general] [--work DIR] [--master local[*]] [--partitions N]"
             + " [--overwrite] [--conf spark.key=value ...]";
 
+    /** The Spark property for the fewest entries a partition of a table gets (smaller tables get fewer partitions, down to one task). */
+    static final String ENTRIES_PER_PARTITION = "spark.tablebase.entriesPerPartition";
+
     private Generate() {}
 
     public static void main(String[] argv) {
@@ -67,7 +70,8 @@ public final class Generate {
         System.out.printf("%s on %s, %d partitions (general job)%n", material.name(), jsc.master(), partitions);
         Manifest.Run run = new Manifest.Run(Versions.project(), spark.version(), jsc.master(), partitions, start);
         TableFolders folders = new TableFolders(spark, material, folder, run, partitions, System.out::println);
-        TableSolver solver = new TableSolver(jsc, partitions, System.out::println);
+        TableSolver solver = new TableSolver(jsc, partitions,
+                jsc.getConf().getLong(ENTRIES_PER_PARTITION, TableSolver.ENTRIES_PER_PARTITION), System.out::println);
         Map<Material, SolvedTable> tables = new HashMap<>();
         SolvedTable table = null;
         for (Material m : TablePlan.of(material)) {

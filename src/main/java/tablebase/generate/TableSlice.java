@@ -34,14 +34,16 @@ final class TableSlice implements Serializable {
     static final int BATCH = 1 << 15;
 
     final long lo, hi;
-    final byte[] result, remaining;
+    final byte[] result;
+    /** Moves not yet refuted; dropped by {@link #finish}. */
+    private byte[] remaining;
     /** Entries decided at {@link #ply}. */
     int[] frontier;
     int frontierSize;
     /** The last ply applied. */
     int ply;
     /** Entries by the ply of their event: {@code entries[start[q] .. start[q + 1] - 1]}. */
-    private final int[] winStart, winEntries, lossStart, lossEntries;
+    private int[] winStart, winEntries, lossStart, lossEntries;
 
     private TableSlice(long lo, long hi, byte[] result, byte[] remaining, int[] frontier, int frontierSize,
                        IntBuckets wins, IntBuckets losses) {
@@ -243,6 +245,14 @@ final class TableSlice implements Serializable {
             found[ply] = frontierSize;
         }
         return Arrays.copyOf(found, ply + 1);
+    }
+
+    /** Drops what only the plies need, once the table is solved: the results are all that is left to read. */
+    void finish() {
+        remaining = null;
+        frontier = null;
+        frontierSize = 0;
+        winEntries = lossEntries = null;
     }
 
     private void reach(int q, long key) { touch(q, (int) ((key >>> 3) - 2 * lo), (int) (key & 7) + 1); }

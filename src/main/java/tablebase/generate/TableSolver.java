@@ -11,6 +11,7 @@ import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -49,13 +50,16 @@ public final class TableSolver {
     public TableSolver(JavaSparkContext jsc, int partitions, long entriesPerPartition, Consumer<String> progress) {
         this.jsc = jsc;
         this.partitions = partitions;
+        if (entriesPerPartition < 1) throw new IllegalArgumentException("entries per partition must be positive, not " + entriesPerPartition);
         this.entriesPerPartition = entriesPerPartition;
         this.progress = progress;
     }
 
-    /** Solves tables of up to 2^24 entries (index and side) in one task. */
+    /** The default fewest entries (index and side) in a partition: a table of up to 2^24 is solved in one task. */
+    public static final long ENTRIES_PER_PARTITION = 1L << 24;
+
     public TableSolver(JavaSparkContext jsc, int partitions, Consumer<String> progress) {
-        this(jsc, partitions, 1L << 24, progress);
+        this(jsc, partitions, ENTRIES_PER_PARTITION, progress);
     }
 
     /** Why the engine cannot make this material, or null when it can. */
@@ -113,9 +117,11 @@ public final class TableSolver {
         } else {
             slices = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent);
         }
+        slices.foreach(TableSlice::finish);
         byte[] results = new byte[Math.toIntExact(2 * index.size())];
         int at = 0;
-        for (byte[] part : slices.map(s -> s.result).collect()) {
+        for (Iterator<byte[]> parts = slices.map(s -> s.result).toLocalIterator(); parts.hasNext(); ) { // a partition at a time
+            byte[] part = parts.next();
             System.arraycopy(part, 0, results, at, part.length);
             at += part.length;
         }

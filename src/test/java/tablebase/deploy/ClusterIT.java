@@ -82,6 +82,22 @@ class ClusterIT {
 
     @Test
     @Order(2)
+    void aTableWithBothSidesArmedIsTheSameOnTheClusterOverItsPartitions() throws Exception {
+        Path cluster = dir.resolve("krkn"), local = Files.createDirectories(dir.resolve("local")).resolve("krkn");
+        Path log = dir.resolve("krkn-submit.log"), localLog = dir.resolve("krkn-local.log");
+        // small partitions, so that the plies shuffle the kings' un-moves between the two executors
+        int exit = Launchers.run(log, 900, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
+                "--endgame", "KRKN", "--out", cluster, "--partitions", 3, "--conf", "spark.tablebase.entriesPerPartition=100000");
+        assertEquals(0, exit, Files.readString(log));
+        assertTrue(Files.readString(log).contains("shuffled"), Files.readString(log));
+        assertEquals(0, Launchers.run(localLog, 600, "generate", "--endgame", "KRKN", "--out", local), () -> read(localLog));
+        assertTrue(Files.readString(localLog).contains("(one task)"), "local mode solves KRKN in one task");
+        for (String table : new String[] {"krkn/krkn.tbl", "krk/krk.tbl", "kkn/kkn.tbl"})
+            assertArrayEquals(Files.readAllBytes(dir.resolve("local").resolve(table)), Files.readAllBytes(dir.resolve(table)), table);
+    }
+
+    @Test
+    @Order(3)
     void losingAWorkerInTheMiddleStillEndsWithTheSamePackedFile() throws Exception {
         Path out = dir.resolve("kbnk-lost-worker"), log = dir.resolve("lost-worker.log");
         Process driver = Launchers.start(log, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
