@@ -45,9 +45,6 @@ public final class Generate {
         if (general) {
             String why = TableSolver.unsupportedReason(material);
             if (why != null) throw new IllegalArgumentException(why);
-            if (args.has("--work"))
-                throw new Args.UsageException("--work resumes the lone-king job (" + String.join(", ", LoneKingRules.SUPPORTED)
-                        + "); a general run resumes by reusing the smaller tables it already wrote");
         }
         String out = args.required("--out");
         long start = System.nanoTime();
@@ -73,17 +70,20 @@ public final class Generate {
         TableSolver solver = new TableSolver(jsc, partitions,
                 jsc.getConf().getLong(ENTRIES_PER_PARTITION, TableSolver.ENTRIES_PER_PARTITION), System.out::println);
         Map<Material, SolvedTable> tables = new HashMap<>();
+        String work = args.get("--work", null);
         SolvedTable table = null;
         for (Material m : TablePlan.of(material)) {
             table = m.equals(material) ? null : folders.find(m);
             if (table == null) {
                 Map<Material, SolvedTable> smaller = new HashMap<>();
                 for (Material sub : TablePlan.captures(m)) smaller.put(sub, tables.get(sub));
-                table = solver.solve(m, smaller);
+                table = solver.solve(m, smaller, work);
                 folders.write(table, smaller);
+                if (work != null) WorkFolder.deleteTable(work, m); // its outputs are in place: its plies are not needed again
             }
             tables.put(m, table);
         }
+        if (work != null) WorkFolder.deleteTable(work, null);
         System.out.printf("%s: longest win %d moves with White to move, %d with Black to move; %,d positions a second; done in %.1f s%n",
                 material.name(), table.longestWin(Color.WHITE), table.longestWin(Color.BLACK),
                 Math.round(table.positions() / Math.max(table.seconds(), 1e-9)), (System.nanoTime() - start) / 1e9);

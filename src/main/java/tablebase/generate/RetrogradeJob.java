@@ -101,7 +101,7 @@ public final class RetrogradeJob {
             halfMoves.add(report(progress, new HalfMove(Color.BLACK, 0, mates, 0, mates, seconds(start), 0, 0)));
             blocks = settle(blocks, work, halfMoves);
         } else {
-            blocks = work.load(jsc, halfMoves.size() - 1).persist(StorageLevel.MEMORY_AND_DISK());
+            blocks = work.load(jsc, WorkFolder.PLACEMENT_BLOCKS, halfMoves.size() - 1).persist(StorageLevel.MEMORY_AND_DISK());
         }
         while (true) {
             HalfMove last = halfMoves.get(halfMoves.size() - 1);
@@ -231,7 +231,7 @@ public final class RetrogradeJob {
             blocks.rdd().localCheckpoint();
             blocks.count();
         } else {
-            work.save(blocks, level);
+            work.save(blocks, WorkFolder.PLACEMENT_BLOCKS, level);
         }
         return blocks;
     }
@@ -245,7 +245,7 @@ public final class RetrogradeJob {
         if (work == null) return blocks;
         int level = halfMoves.size() - 1;
         work.finish(level, halfMoves);
-        JavaRDD<PlacementBlock> saved = work.load(jsc, level).persist(StorageLevel.MEMORY_AND_DISK());
+        JavaRDD<PlacementBlock> saved = work.load(jsc, WorkFolder.PLACEMENT_BLOCKS, level).persist(StorageLevel.MEMORY_AND_DISK());
         blocks.unpersist(false);
         return saved;
     }

@@ -1,5 +1,8 @@
 package tablebase.generate;
 
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.io.Serializable;
 import java.util.ArrayDeque;
 import java.util.Arrays;
@@ -45,18 +48,48 @@ final class TableSlice implements Serializable {
     /** Entries by the ply of their event: {@code entries[start[q] .. start[q + 1] - 1]}. */
     private int[] winStart, winEntries, lossStart, lossEntries;
 
-    private TableSlice(long lo, long hi, byte[] result, byte[] remaining, int[] frontier, int frontierSize,
-                       IntBuckets wins, IntBuckets losses) {
+    private TableSlice(long lo, long hi, byte[] result, byte[] remaining, int[] frontier, int frontierSize, int ply,
+                       int[] winStart, int[] winEntries, int[] lossStart, int[] lossEntries) {
         this.lo = lo;
         this.hi = hi;
         this.result = result;
         this.remaining = remaining;
         this.frontier = frontier;
         this.frontierSize = frontierSize;
-        winStart = wins.starts();
-        winEntries = wins.entries();
-        lossStart = losses.starts();
-        lossEntries = losses.entries();
+        this.ply = ply;
+        this.winStart = winStart;
+        this.winEntries = winEntries;
+        this.lossStart = lossStart;
+        this.lossEntries = lossEntries;
+    }
+
+    /** Writes the slice in a plain binary form ({@link #readFrom} reads it back), for the work folder. */
+    void writeTo(DataOutputStream out) throws IOException {
+        out.writeLong(lo);
+        out.writeLong(hi);
+        out.writeInt(ply);
+        out.writeInt(result.length);
+        out.write(result);
+        out.write(remaining);
+        for (int[] ints : new int[][] {Arrays.copyOf(frontier, frontierSize), winStart, winEntries, lossStart, lossEntries}) {
+            out.writeInt(ints.length);
+            for (int v : ints) out.writeInt(v);
+        }
+    }
+
+    static TableSlice readFrom(DataInputStream in) throws IOException {
+        long lo = in.readLong(), hi = in.readLong();
+        int ply = in.readInt();
+        byte[] result = new byte[in.readInt()], remaining = new byte[result.length];
+        in.readFully(result);
+        in.readFully(remaining);
+        int[][] ints = new int[5][];
+        for (int k = 0; k < ints.length; k++) {
+            ints[k] = new int[in.readInt()];
+            for (int j = 0; j < ints[k].length; j++) ints[k][j] = in.readInt();
+        }
+        return new TableSlice(lo, hi, result, remaining, Arrays.copyOf(ints[0], Math.max(1024, ints[0].length)), ints[0].length, ply,
+                ints[1], ints[2], ints[3], ints[4]);
     }
 
     /** The last ply at which a capture event decides something, or 0. */
@@ -119,7 +152,7 @@ final class TableSlice implements Serializable {
                 }
             }
         }
-        return new TableSlice(lo, hi, result, remaining, frontier, frontierSize, wins, losses);
+        return new TableSlice(lo, hi, result, remaining, frontier, frontierSize, 0, wins.starts(), wins.entries(), losses.starts(), losses.entries());
     }
 
     /**

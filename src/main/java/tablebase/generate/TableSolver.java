@@ -11,6 +11,7 @@ import javax.management.Notification;
 import javax.management.NotificationEmitter;
 import javax.management.NotificationListener;
 import javax.management.openmbean.CompositeData;
+import java.io.IOException;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -91,7 +92,16 @@ public final class TableSolver {
     }
 
     /** Solves {@code material}; {@code smaller} holds every table one capture away (bare kings excepted). */
-    public SolvedTable solve(Material material, Map<Material, SolvedTable> smaller) {
+    public SolvedTable solve(Material material, Map<Material, SolvedTable> smaller) throws IOException {
+        return solve(material, smaller, null);
+    }
+
+    /**
+     * Solves {@code material}, saving each ply's slices under {@code workDir} (any Hadoop filesystem path, or null
+     * for none) and continuing from the last ply saved there. A table solved in one task saves nothing: it takes
+     * seconds. The caller deletes the table's work folder ({@link WorkFolder#deleteTable}) once its outputs are written.
+     */
+    public SolvedTable solve(Material material, Map<Material, SolvedTable> smaller, String workDir) throws IOException {
         long start = System.nanoTime();
         LiveHeap heap = new LiveHeap();
         PositionIndex index = new PositionIndex(material);
@@ -103,19 +113,23 @@ public final class TableSolver {
         for (int p = 0; p < partitions; p++) for (int kp = first[p]; kp < first[p + 1]; kp++) partitionOfKingPair[kp] = p;
         long rest = index.restSize();
         List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
-        JavaRDD<TableSlice> slices = keep(jsc.parallelize(ids, partitions)
-                .map(p -> TableSlice.init(index, gen, subs, first[p] * rest, first[p + 1] * rest)));
+        WorkFolder work = workDir == null || partitions == 1 ? null : WorkFolder.open(WorkFolder.ofTable(workDir, material), material, partitions);
+        int resumeAt = work == null ? -1 : work.lastLevel();
+        JavaRDD<TableSlice> slices = keep(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
+                : jsc.parallelize(ids, partitions).map(p -> TableSlice.init(index, gen, subs, first[p] * rest, first[p + 1] * rest)));
+        if (resumeAt >= 0) progress.accept(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
         long frontier = frontier(slices); // the first job over the slices makes and keeps them
         int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
-        progress.accept(String.format("%s: %,d entries, moves and captures (%d smaller tables) in %.1f s; ply  0: %,d checkmates",
-                material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
+        if (resumeAt < 0)
+            progress.accept(String.format("%s: %,d entries, moves and captures (%d smaller tables) in %.1f s; ply  0: %,d checkmates",
+                    material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
 
         if (partitions == 1) {
             long[] found = slices.map(s -> s.solveAlone(index, gen)).first();
             for (int q = 1; q < found.length; q++)
                 progress.accept(String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found[q], q % 2 == 1 ? "wins" : "losses"));
         } else {
-            slices = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent);
+            slices = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent, work, resumeAt + 1);
         }
         slices.foreach(TableSlice::finish);
         byte[] results = new byte[Math.toIntExact(2 * index.size())];
@@ -139,10 +153,11 @@ public final class TableSolver {
 
     /** The plies over the partitions, each a Spark stage that shuffles the kings' un-moves; returns the last slices, kept. */
     private JavaRDD<TableSlice> solvePlies(Material material, PositionIndex index, MoveGenerator gen, JavaRDD<TableSlice> slices, int partitions,
-                            int[] partitionOfKingPair, long frontier, int lastEvent) {
+                                           int[] partitionOfKingPair, long frontier, int lastEvent, WorkFolder work, int firstPly)
+            throws IOException {
         ShuffleMeter meter = new ShuffleMeter(jsc.sc());
         try {
-            for (int q = 1; frontier > 0 || q <= lastEvent; q++) {
+            for (int q = Math.max(firstPly, 1); frontier > 0 || q <= lastEvent; q++) {
                 long plyStart = System.nanoTime();
                 ShuffleMeter.Reading before = meter.read();
                 int ply = q;
@@ -155,6 +170,10 @@ public final class TableSolver {
                             return List.of(s).iterator();
                         }));
                 frontier = frontier(next);
+                if (work != null) {
+                    work.save(next, WorkFolder.TABLE_SLICES, q);
+                    work.finish(q, Map.of("endgame", material.name(), "ply", q));
+                }
                 slices.unpersist(false);
                 slices = next;
                 ShuffleMeter.Reading moved = meter.read().minus(before);

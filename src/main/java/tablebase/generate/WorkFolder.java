@@ -23,7 +23,7 @@ import tablebase.chess.Material;
 
 /**
  * The job's state on a filesystem every executor and the driver can reach (a local folder on one machine,
- * HDFS, S3, NFS on a cluster): after each half-move, one LZ4-compressed file per partition under
+ * HDFS, S3, NFS on a cluster): after each half-move (or ply of a general table), one LZ4-compressed file per partition under
  * {@code level-NNNN/}, then {@code level-NNNN/_DONE.json} with every half-move's figures so far. A level
  * without its {@code _DONE.json} is unfinished and ignored.
  *
@@ -71,20 +71,45 @@ public final class WorkFolder implements Serializable {
 
     /** The half-moves of the last finished level (empty when nothing is finished); it drops unfinished levels. */
     public List<HalfMove> finished() throws IOException {
+        int last = lastLevel();
+        if (last < 0) return List.of();
+        try (var in = fs().open(new Path(level(last), "_DONE.json"))) {
+            return JSON.readValue(in, new TypeReference<List<HalfMove>>() {});
+        }
+    }
+
+    /** How a partition's state is written to and read from its file. */
+    interface Codec<T> extends Serializable {
+        void write(T state, DataOutputStream out) throws IOException;
+
+        T read(DataInputStream in) throws IOException;
+    }
+
+    static final Codec<PlacementBlock> PLACEMENT_BLOCKS = new Codec<>() {
+        @Override public void write(PlacementBlock b, DataOutputStream out) throws IOException { b.writeTo(out); }
+
+        @Override public PlacementBlock read(DataInputStream in) throws IOException { return PlacementBlock.readFrom(in); }
+    };
+
+    static final Codec<TableSlice> TABLE_SLICES = new Codec<>() {
+        @Override public void write(TableSlice s, DataOutputStream out) throws IOException { s.writeTo(out); }
+
+        @Override public TableSlice read(DataInputStream in) throws IOException { return TableSlice.readFrom(in); }
+    };
+
+    /** The last finished level, or -1; unfinished levels are dropped. */
+    int lastLevel() throws IOException {
         FileSystem fs = fs();
         FileStatus[] levels = fs.listStatus(new Path(root), p -> p.getName().startsWith("level-"));
         int last = -1;
         for (FileStatus s : levels)
             if (fs.exists(new Path(s.getPath(), "_DONE.json"))) last = Math.max(last, levelOf(s));
         for (FileStatus s : levels) if (levelOf(s) > last) fs.delete(s.getPath(), true);
-        if (last < 0) return List.of();
-        try (var in = fs.open(new Path(level(last), "_DONE.json"))) {
-            return JSON.readValue(in, new TypeReference<List<HalfMove>>() {});
-        }
+        return last;
     }
 
-    /** Writes every partition's block of level {@code level} (an action on {@code blocks}). */
-    void save(JavaRDD<PlacementBlock> blocks, int level) {
+    /** Writes every partition's state of level {@code level} (an action on {@code blocks}). */
+    <T> void save(JavaRDD<T> blocks, Codec<T> codec, int level) {
         String dir = level(level).toString();
         blocks.foreachPartition(it -> {
             TaskContext task = TaskContext.get();
@@ -92,34 +117,46 @@ public final class WorkFolder implements Serializable {
             Path aside = new Path(dir, done.getName() + ".attempt-" + task.taskAttemptId());
             FileSystem fs = done.getFileSystem(new Configuration());
             try (DataOutputStream out = new DataOutputStream(new LZ4BlockOutputStream(fs.create(aside, true)))) {
-                it.next().writeTo(out);
+                codec.write(it.next(), out);
             }
             fs.delete(done, false); // left by an earlier attempt of this task
             if (!fs.rename(aside, done)) throw new IOException("cannot rename " + aside + " to " + done);
         });
     }
 
-    /** Marks level {@code level} finished with the figures of every half-move so far, and drops the level before. */
-    void finish(int level, List<HalfMove> halfMoves) throws IOException {
+    /** Marks level {@code level} finished with the figures so far, and drops the level before. */
+    void finish(int level, Object figures) throws IOException {
         FileSystem fs = fs();
         Path aside = new Path(level(level), "_DONE.json.writing");
         try (OutputStream out = fs.create(aside, true)) {
-            JSON.writeValue(out, halfMoves);
+            JSON.writeValue(out, figures);
         }
         if (!fs.rename(aside, new Path(level(level), "_DONE.json"))) throw new IOException("cannot finish level " + level);
         if (level > 0) fs.delete(level(level - 1), true);
     }
 
-    /** The blocks of a finished level, partition i read from file i. */
-    JavaRDD<PlacementBlock> load(JavaSparkContext jsc, int level) {
+    /** The states of a finished level, partition i read from file i. */
+    <T> JavaRDD<T> load(JavaSparkContext jsc, Codec<T> codec, int level) {
         String dir = level(level).toString();
         List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
         return jsc.parallelize(ids, partitions).map(i -> {
             Path file = new Path(dir, String.format("block-%05d.lz4", i));
             try (DataInputStream in = new DataInputStream(new LZ4BlockInputStream(file.getFileSystem(new Configuration()).open(file)))) {
-                return PlacementBlock.readFrom(in);
+                return codec.read(in);
             }
         });
+    }
+
+    /** The work folder of one table of a general run: {@code dir/kqkr}. */
+    public static String ofTable(String dir, Material material) { return new Path(dir, material.name().toLowerCase()).toString(); }
+
+    /**
+     * Removes a general run's work folder of one table once its outputs are written, or with {@code material} null
+     * the run's whole folder once every table is; nothing when there is none.
+     */
+    public static void deleteTable(String dir, Material material) throws IOException {
+        Path path = new Path(material == null ? dir : ofTable(dir, material));
+        path.getFileSystem(new Configuration()).delete(path, true);
     }
 
     /** Removes the folder, once the outputs are written. */

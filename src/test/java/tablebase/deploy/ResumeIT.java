@@ -59,6 +59,42 @@ class ResumeIT {
             assertEquals(a.get(key), b.get(key), key);
     }
 
+    @Test
+    void aKilledGeneralTableContinuesFromItsLastSavedPlyAndWritesTheSameFiles(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("kqkr"), work = dir.resolve("work");
+        // partitions of at most 400,000 entries: KQKR's plies run as Spark stages and are saved
+        Object[] command = {"--endgame", "KQKR", "--out", out, "--work", work, "--partitions", 2,
+                "--conf", "spark.tablebase.entriesPerPartition=400000"};
+        Path firstLog = dir.resolve("first.log");
+        Process first = Launchers.start(firstLog, "generate", command);
+        try {
+            Launchers.awaitLine(firstLog, "KQKR: ply 30:", first, 600);
+        } finally {
+            first.destroyForcibly();
+            first.waitFor();
+        }
+        assertEquals(137, first.exitValue(), "killed by SIGKILL");
+        assertFalse(Files.exists(out), "nothing at the final path");
+        try (Stream<Path> levels = Files.list(work.resolve("kqkr"))) {
+            assertTrue(levels.anyMatch(p -> p.getFileName().toString().startsWith("level-")), "plies saved in " + work);
+        }
+
+        Path secondLog = dir.resolve("second.log");
+        assertEquals(0, Launchers.run(secondLog, 900, "generate", command), () -> read(secondLog));
+        String second = read(secondLog);
+        assertTrue(second.contains("reusing KQK") && second.contains("reusing KKR"), second);
+        assertTrue(second.contains("KQKR: resuming from ply "), second);
+        assertFalse(second.contains("KQKR: ply  1:"), "the first plies were not done again:\n" + second);
+        assertFalse(Files.exists(work), "the work folder is removed once the outputs are in place");
+
+        Path reference = Files.createDirectories(dir.resolve("reference")).resolve("kqkr"), referenceLog = dir.resolve("reference.log");
+        assertEquals(0, Launchers.run(referenceLog, 600, "generate", "--endgame", "KQKR", "--out", reference), () -> read(referenceLog));
+        assertArrayEquals(Files.readAllBytes(reference.resolve("kqkr.tbl")), Files.readAllBytes(out.resolve("kqkr.tbl")));
+        Map<String, Object> a = Manifest.read(reference.resolve(TableExport.MANIFEST)), b = Manifest.read(out.resolve(TableExport.MANIFEST));
+        for (String key : List.of("endgame", "positions", "longest_dtm", "dtm_histogram", "indexed_file"))
+            assertEquals(a.get(key), b.get(key), key);
+    }
+
     private static String read(Path log) {
         try {
             return Files.readString(log);

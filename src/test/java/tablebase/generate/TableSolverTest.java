@@ -21,7 +21,7 @@ class TableSolverTest {
     private static final int UNDECIDED = -1, NONE = -2;
 
     /** {@code material} and every table it needs, solved in plan order. */
-    static Map<Material, SolvedTable> solve(Material material, int partitions) {
+    static Map<Material, SolvedTable> solve(Material material, int partitions) throws java.io.IOException {
         // small tables too are split over the partitions here, so that the shuffled plies are what is tested
         TableSolver solver = new TableSolver(SparkTestSession.context(), partitions, 1, System.out::println);
         Map<Material, SolvedTable> tables = new HashMap<>();
@@ -117,7 +117,7 @@ class TableSolverTest {
     }
 
     @Test
-    void oneTaskAndThreePartitionsGiveTheSameResults() {
+    void oneTaskAndThreePartitionsGiveTheSameResults() throws Exception {
         Material kqkr = Material.parse("KQKR");
         Map<Material, SolvedTable> split = solve(kqkr, 3);
         TableSolver whole = new TableSolver(SparkTestSession.context(), 3, System.out::println);
