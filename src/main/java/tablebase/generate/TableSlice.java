@@ -156,12 +156,13 @@ final class TableSlice implements Serializable {
     }
 
     /**
-     * The kernel of the map side of ply {@code ply + 1}: the kings' un-moves from this slice's frontier, as
+     * The kernel of the map side of ply {@code frontierPly + 1}: the kings' un-moves from this slice's frontier, as
      * (partition, batch of un-move keys), made lazily batch by batch. A key is
      * {@code (2 * index + side) * 8 + weight - 1}, {@code weight} the distinct moves of the earlier position
      * it stands for (see {@link #unmove}).
      */
-    Iterator<Tuple2<Integer, long[]>> kingUnmoves(PositionIndex index, MoveGenerator gen, int[] partitionOfKingPair) {
+    Iterator<Tuple2<Integer, long[]>> kingUnmoves(int frontierPly, PositionIndex index, MoveGenerator gen, int[] partitionOfKingPair) {
+        if (ply != frontierPly) throw new IllegalStateException(lostPartition(frontierPly));
         int parts = Arrays.stream(partitionOfKingPair).max().orElse(0) + 1;
         return new Iterator<>() {
             private final long[][] buffers = new long[parts][BATCH];
@@ -237,8 +238,7 @@ final class TableSlice implements Serializable {
      * become the frontier.
      */
     void apply(int q, PositionIndex index, MoveGenerator gen, Iterator<long[]> kingKeys) {
-        if (ply != q - 1) throw new IllegalStateException("partition at ply " + ply + " cannot take ply " + q
-                + " (was a partition lost and computed again? rerun the job)");
+        if (ply != q - 1) throw new IllegalStateException(lostPartition(q - 1));
         int[] old = frontier;
         int oldSize = frontierSize;
         frontier = new int[Math.max(1024, oldSize)];
@@ -273,11 +273,16 @@ final class TableSlice implements Serializable {
         long[] found = new long[SolvedTable.MAX_PLY + 2];
         while (frontierSize > 0 || ply < lastEvent) {
             java.util.List<long[]> kingKeys = new java.util.ArrayList<>();
-            kingUnmoves(index, gen, toHere).forEachRemaining(batch -> kingKeys.add(batch._2));
+            kingUnmoves(ply, index, gen, toHere).forEachRemaining(batch -> kingKeys.add(batch._2));
             apply(ply + 1, index, gen, kingKeys.iterator());
             found[ply] = frontierSize;
         }
         return Arrays.copyOf(found, ply + 1);
+    }
+
+    /** Slices are updated in place: one asked for at another ply than its own was lost and made again. */
+    private String lostPartition(int wanted) {
+        return "the slice from index " + lo + " is at ply " + ply + ", not " + wanted + ": a partition was lost and made again";
     }
 
     /** Drops what only the plies need, once the table is solved: the results are all that is left to read. */

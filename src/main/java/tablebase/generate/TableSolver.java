@@ -157,22 +157,38 @@ public final class TableSolver {
             throws IOException {
         ShuffleMeter meter = new ShuffleMeter(jsc.sc());
         try {
+            int failures = 0;
             for (int q = Math.max(firstPly, 1); frontier > 0 || q <= lastEvent; q++) {
                 long plyStart = System.nanoTime();
                 ShuffleMeter.Reading before = meter.read();
                 int ply = q;
                 JavaRDD<TableSlice> next = keep(slices.zipPartitions(
-                        slices.mapPartitionsToPair(own -> own.next().kingUnmoves(index, gen, partitionOfKingPair))
+                        slices.mapPartitionsToPair(own -> own.next().kingUnmoves(ply - 1, index, gen, partitionOfKingPair))
                                 .partitionBy(new ToPartition(partitions)).values(),
                         (own, kingKeys) -> {
                             TableSlice s = own.next();
                             s.apply(ply, index, gen, kingKeys);
                             return List.of(s).iterator();
                         }));
-                frontier = frontier(next);
-                if (work != null) {
-                    work.save(next, WorkFolder.TABLE_SLICES, q);
-                    work.finish(q, Map.of("endgame", material.name(), "ply", q));
+                try {
+                    frontier = frontier(next);
+                    if (work != null) {
+                        work.save(next, WorkFolder.TABLE_SLICES, q);
+                        work.finish(q, Map.of("endgame", material.name(), "ply", q));
+                    }
+                    failures = 0;
+                } catch (RuntimeException e) {
+                    // an executor lost with its slices: they are updated in place, so go back to the last ply saved
+                    int saved = work == null ? -1 : work.lastLevel();
+                    if (saved < 0 || ++failures > 3) throw e;
+                    progress.accept(String.format("%s: ply %d failed (%s); continuing from ply %d saved in %s", material.name(), q,
+                            e.getMessage() == null ? e : e.getMessage().lines().findFirst().orElse(""), saved, work.location()));
+                    next.unpersist(false);
+                    slices.unpersist(false);
+                    slices = keep(work.load(jsc, WorkFolder.TABLE_SLICES, saved));
+                    frontier = frontier(slices);
+                    q = saved;
+                    continue;
                 }
                 slices.unpersist(false);
                 slices = next;

@@ -20,7 +20,7 @@ import tablebase.KbnkTable;
 import tablebase.Launchers;
 
 /**
- * A real Spark standalone cluster on 127.0.0.1 (a master and two single-core workers started by
+ * A real Spark standalone cluster on 127.0.0.1 (a master and three single-core workers started by
  * jobs/cluster from the Maven jars), the application jar submitted with spark-submit: its packed file is
  * byte-identical to local mode's, also when a worker is killed in the middle of the run.
  */
@@ -33,12 +33,12 @@ class ClusterIT {
     static void startCluster() throws Exception {
         dir = Files.createTempDirectory("cluster-it");
         Path log = dir.resolve("start.log");
-        int exit = Launchers.run(log, 180, "cluster", "start", "--dir", dir.resolve("cluster"), "--workers", 2, "--cores", 1);
+        int exit = Launchers.run(log, 180, "cluster", "start", "--dir", dir.resolve("cluster"), "--workers", 3, "--cores", 1);
         try (Stream<Path> files = Files.list(dir.resolve("cluster/pids"))) {
             for (Path f : files.toList()) pids.add(Long.parseLong(Files.readString(f).strip()));
         }
         assertEquals(0, exit, Files.readString(log));
-        assertEquals(3, pids.size(), "a master and two workers");
+        assertEquals(4, pids.size(), "a master and three workers (two runs lose one each)");
     }
 
     @AfterAll
@@ -113,5 +113,25 @@ class ClusterIT {
             driver.destroyForcibly();
         }
         assertArrayEquals(packed(KbnkTable.folder()), packed(out));
+    }
+
+    @Test
+    @Order(4)
+    void losingAWorkerInTheMiddleOfAGeneralTableStillEndsWithTheSameFile() throws Exception {
+        Path out = dir.resolve("krkn-lost-worker"), log = dir.resolve("krkn-lost-worker.log");
+        Process driver = Launchers.start(log, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
+                "--endgame", "KRKN", "--out", out, "--partitions", 3, "--work", dir.resolve("krkn-work"),
+                "--conf", "spark.tablebase.entriesPerPartition=100000");
+        try {
+            Launchers.awaitLine(log, "KRKN: ply 10:", driver, 600);
+            assertEquals(0, Launchers.run(dir.resolve("kill-2.log"), 30, "cluster", "kill-worker", "--dir", dir.resolve("cluster"), 2));
+            assertTrue(driver.waitFor(900, java.util.concurrent.TimeUnit.SECONDS), "the run did not end");
+            String text = Files.readString(log);
+            assertEquals(0, driver.exitValue(), text);
+            assertTrue(text.contains("Lost executor") || text.contains("lost executor"), "the driver saw the executor go:\n" + text);
+        } finally {
+            driver.destroyForcibly();
+        }
+        assertArrayEquals(Files.readAllBytes(dir.resolve("local/krkn/krkn.tbl")), Files.readAllBytes(out.resolve("krkn.tbl")));
     }
 }
