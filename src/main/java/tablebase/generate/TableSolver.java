@@ -177,7 +177,7 @@ public final class TableSolver {
                         work.finish(q, Map.of("endgame", material.name(), "ply", q));
                     }
                     failures = 0;
-                } catch (RuntimeException e) {
+                } catch (Exception e) { // SparkException, checked, comes through Scala undeclared
                     // an executor lost with its slices: they are updated in place, so go back to the last ply saved
                     int saved = work == null ? -1 : work.lastLevel();
                     if (saved < 0 || ++failures > 3) throw e;
