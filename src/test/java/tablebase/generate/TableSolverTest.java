@@ -117,9 +117,10 @@ class TableSolverTest {
     }
 
     @Test
-    void oneTaskAndThreePartitionsGiveTheSameResults() throws Exception {
+    void oneTaskAndTwoOrThreePartitionsGiveTheSameResults() throws Exception {
         Material kqkr = Material.parse("KQKR");
         Map<Material, SolvedTable> split = solve(kqkr, 3);
+        assertTrue(java.util.Arrays.equals(split.get(kqkr).results(), solve(kqkr, 2).get(kqkr).results()), "KQKR over 2 and 3 partitions");
         TableSolver whole = new TableSolver(SparkTestSession.context(), 3, System.out::println);
         SolvedTable alone = whole.solve(kqkr, Map.of(Material.parse("KQK"), split.get(Material.parse("KQK")),
                 Material.parse("KKR"), split.get(Material.parse("KKR"))));
