@@ -164,6 +164,23 @@ public final class Position {
         return new Position(material, t, sideToMove);
     }
 
+    /**
+     * The symmetries, smallest first, whose images of this position are distinct (the first of each equal pair):
+     * how many positions one canonical entry of a pawnless table stands for, fewer than eight when the position is
+     * its own mirror image.
+     */
+    public int[] distinctImages() {
+        List<Position> images = new ArrayList<>(8);
+        int[] symmetries = new int[8];
+        for (int s = 0; s < 8; s++) {
+            Position image = transform(s);
+            if (images.contains(image)) continue;
+            symmetries[images.size()] = s;
+            images.add(image);
+        }
+        return Arrays.copyOf(symmetries, images.size());
+    }
+
     private boolean leavesMoverInCheck() {
         Color mover = sideToMove.opponent();
         return (attacksBy(sideToMove) & Attacks.bit(kingSquare(mover))) != 0;

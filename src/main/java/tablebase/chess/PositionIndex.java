@@ -97,6 +97,16 @@ public final class PositionIndex implements Serializable {
         return index;
     }
 
+    /**
+     * How many positions the canonical entry at {@code index} stands for: its distinct images under the eight
+     * symmetries, 8 unless the position is its own mirror image (only on a symmetric king pair); {@code squares} is scratch.
+     */
+    public int positions(long index, int[] squares) {
+        if (!symmetricKingPair(index)) return 8;
+        if (!decode(index, squares)) throw new IllegalArgumentException("index " + index + " places two pieces on one square");
+        return 8 / Integer.bitCount(canonicalSymmetries(squares));
+    }
+
     /** The canonical form of {@code p}: the position its index names, same side to move. */
     public Position canonical(Position p) { return position(index(p), p.sideToMove()); }
 

@@ -5,7 +5,7 @@ import java.util.Random;
 import java.util.Set;
 import tablebase.chess.Color;
 import tablebase.chess.Position;
-import tablebase.output.PackedTable;
+import tablebase.chess.Material;
 import tablebase.output.Tablebase;
 
 /**
@@ -28,11 +28,12 @@ public final class ProbeBench {
         Tablebase table = Tablebase.open(Path.of(args.required("--table")));
         System.out.printf("open (map the file, check its SHA-256): %.1f ms%n", (System.nanoTime() - t0) / 1e6);
 
+        Material material = table.materials().get(0);
         Random random = new Random(1);
         for (Color side : new Color[] {Color.WHITE, Color.BLACK, null}) {
             Position[] positions = new Position[n];
             for (int i = 0; i < n; i++)
-                positions[i] = Position.randomLegal(PackedTable.KBNK, side != null ? side : random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
+                positions[i] = Position.randomLegal(material, side != null ? side : random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
             long sink = 0;
             double best = 0;
             for (int r = 0; r <= rounds; r++) { // round 0 warms the JIT up
@@ -47,7 +48,7 @@ public final class ProbeBench {
 
         int full = Math.min(n, 20_000);
         Position[] positions = new Position[full];
-        for (int i = 0; i < full; i++) positions[i] = Position.randomLegal(PackedTable.KBNK, random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
+        for (int i = 0; i < full; i++) positions[i] = Position.randomLegal(material, random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
         double best = 0;
         long plies = 0;
         for (int r = 0; r <= rounds; r++) {

@@ -36,13 +36,14 @@ public final class Stats {
 
     static void print(TableStats s, PrintStream out) {
         out.printf("%s table in %s (Spark SQL view '%s')%n%n", s.view().material().name(), s.view().folder(), s.view().name());
-        out.printf("%-14s %16s %16s %16s %9s %9s%n", "side to move", "legal positions", "decided", "drawn", "max DTM", "mean DTM");
+        out.printf("%-14s %16s %16s %16s %16s %9s %9s%n", "side to move", "legal positions", "wins", "losses", "drawn", "max DTM", "mean DTM");
         for (TableStats.Side side : s.sides().values())
-            out.printf("%-14s %,16d %,16d %,16d %9d %9.2f%n", side.side() == Color.WHITE ? "White (wins)" : "Black (losses)",
-                    side.legal(), side.decided(), side.drawn(), side.maxDtm(), side.meanDtm());
+            out.printf("%-14s %,16d %,16d %,16d %,16d %9d %9.2f%n", side.side() == Color.WHITE ? "White" : "Black",
+                    side.legal(), side.wins(), side.losses(), side.drawn(), side.maxDtm(), side.meanDtm());
         for (TableStats.Side side : s.sides().values())
-            out.printf("%s to move: %.2f%% %s, %.2f%% drawn%n", side.side() == Color.WHITE ? "White" : "Black",
-                    100 * side.decidedShare(), side.side() == Color.WHITE ? "won" : "lost", 100 * (1 - side.decidedShare()));
+            out.printf("%s to move: %.2f%% won, %.2f%% lost, %.2f%% drawn%n", side.side() == Color.WHITE ? "White" : "Black",
+                    100.0 * side.wins() / side.legal(), 100.0 * side.losses() / side.legal(), 100.0 * side.drawn() / side.legal());
+        out.printf("(max and mean DTM: of White's wins with White to move, of Black's losses with Black to move)%n");
 
         out.printf("%nDTM histogram%n%5s %14s %14s%n", "DTM", "White to move", "Black to move");
         long[] w = s.sides().get(Color.WHITE).histogram(), b = s.sides().get(Color.BLACK).histogram();
@@ -54,7 +55,7 @@ public final class Stats {
 
         out.printf("%nDeepest positions%n");
         for (TableStats.Deepest d : s.deepest())
-            out.printf("  %s to move, DTM %2d  %-40s best %s%n", d.side() == Color.WHITE ? "White" : "Black", d.dtm(), d.fen(),
+            out.printf("  %s to move, %-4s DTM %2d  %-40s best %s%n", d.side() == Color.WHITE ? "White" : "Black", d.result(), d.dtm(), d.fen(),
                     d.bestMove() == null ? "-" : d.bestMove());
 
         for (TableStats.Squares squares : new TableStats.Squares[] {s.byBlackKing(), s.byWhiteKing()}) {

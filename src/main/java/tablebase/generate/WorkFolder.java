@@ -22,15 +22,14 @@ import org.apache.spark.api.java.JavaSparkContext;
 import tablebase.chess.Material;
 
 /**
- * The job's state on a filesystem every executor and the driver can reach (a local folder on one machine,
- * HDFS, S3, NFS on a cluster): after each half-move (or ply of a general table), one LZ4-compressed file per partition under
- * {@code level-NNNN/}, then {@code level-NNNN/_DONE.json} with every half-move's figures so far. A level
+ * A table's solving state on a filesystem every executor and the driver can reach (a local folder on one machine,
+ * HDFS, S3, NFS on a cluster): after each ply, one LZ4-compressed file per partition under
+ * {@code level-NNNN/}, then {@code level-NNNN/_DONE.json} with the ply's figures. A level
  * without its {@code _DONE.json} is unfinished and ignored.
  *
- * <p>Two failures cost at most one half-move: a lost executor (the next level is read from these files,
- * not from executor memory) and a lost driver (rerunning the same command continues from the last level
- * finished). {@code job.json} names the endgame and partition count, so a folder is never resumed by
- * another job.
+ * <p>Two failures cost at most one ply: a lost executor (the slices are read back from these files)
+ * and a lost driver (rerunning the same command continues from the last level finished). {@code job.json}
+ * names the endgame and partition count, so a folder is never resumed by another table or split.
  */
 public final class WorkFolder implements Serializable {
     private static final String FORMAT = "spark-tablebase work folder 1";
@@ -69,27 +68,12 @@ public final class WorkFolder implements Serializable {
 
     public String location() { return root; }
 
-    /** The half-moves of the last finished level (empty when nothing is finished); it drops unfinished levels. */
-    public List<HalfMove> finished() throws IOException {
-        int last = lastLevel();
-        if (last < 0) return List.of();
-        try (var in = fs().open(new Path(level(last), "_DONE.json"))) {
-            return JSON.readValue(in, new TypeReference<List<HalfMove>>() {});
-        }
-    }
-
     /** How a partition's state is written to and read from its file. */
     interface Codec<T> extends Serializable {
         void write(T state, DataOutputStream out) throws IOException;
 
         T read(DataInputStream in) throws IOException;
     }
-
-    static final Codec<PlacementBlock> PLACEMENT_BLOCKS = new Codec<>() {
-        @Override public void write(PlacementBlock b, DataOutputStream out) throws IOException { b.writeTo(out); }
-
-        @Override public PlacementBlock read(DataInputStream in) throws IOException { return PlacementBlock.readFrom(in); }
-    };
 
     static final Codec<TableSlice> TABLE_SLICES = new Codec<>() {
         @Override public void write(TableSlice s, DataOutputStream out) throws IOException { s.writeTo(out); }
@@ -157,11 +141,6 @@ public final class WorkFolder implements Serializable {
     public static void deleteTable(String dir, Material material) throws IOException {
         Path path = new Path(material == null ? dir : ofTable(dir, material));
         path.getFileSystem(new Configuration()).delete(path, true);
-    }
-
-    /** Removes the folder, once the outputs are written. */
-    public void delete() throws IOException {
-        fs().delete(new Path(root), true);
     }
 
     private static int levelOf(FileStatus dir) { return Integer.parseInt(dir.getPath().getName().substring("level-".length())); }

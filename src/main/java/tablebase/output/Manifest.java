@@ -8,12 +8,7 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import tablebase.chess.Color;
-import tablebase.generate.HalfMove;
-import tablebase.generate.RetrogradeJob.Solved;
 
 /** {@code manifest.json}: what was generated, how, and the figures that let a reader check it. */
 public final class Manifest {
@@ -21,29 +16,6 @@ public final class Manifest {
 
     /** Facts about the run that the table itself does not hold; the wall time runs from {@code startNanos} to the manifest. */
     public record Run(String projectVersion, String sparkVersion, String master, int partitions, long startNanos) {}
-
-    public static Map<String, Object> of(Solved solved, Run run, long parquetRows, Map<String, Object> packedFile) {
-        List<HalfMove> halfMoves = solved.halfMoves();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("endgame", solved.rules().material().name());
-        Map<String, Object> counts = new LinkedHashMap<>();
-        counts.put("white_to_move_won", solved.total(Color.WHITE));
-        counts.put("black_to_move_lost", solved.total(Color.BLACK));
-        m.put("positions", counts);
-        Map<String, Object> max = new LinkedHashMap<>();
-        max.put("white_to_move", solved.maxDepth(Color.WHITE));
-        max.put("black_to_move", solved.maxDepth(Color.BLACK));
-        m.put("max_dtm", max);
-        Map<String, Object> histogram = new LinkedHashMap<>();
-        histogram.put("white_to_move", histogram(halfMoves, Color.WHITE));
-        histogram.put("black_to_move", histogram(halfMoves, Color.BLACK));
-        m.put("dtm_histogram", histogram);
-        m.put("half_moves", halfMoves.size());
-        m.put("parquet", Map.of("path", "parquet", "rows", parquetRows));
-        if (packedFile != null) m.put("packed_file", packedFile);
-        putRun(m, run);
-        return m;
-    }
 
     /** Adds the versions, the master, the partitions and the wall time so far. */
     static void putRun(Map<String, Object> m, Run run) {
@@ -77,15 +49,5 @@ public final class Manifest {
     @SuppressWarnings("unchecked")
     public static Map<String, Object> read(InputStream in) throws IOException {
         return new ObjectMapper().readValue(in, Map.class);
-    }
-
-    /** DTM -> number of positions, for the depths that have any. */
-    private static Map<String, Long> histogram(List<HalfMove> halfMoves, Color side) {
-        Map<Integer, Long> byDepth = new TreeMap<>();
-        for (HalfMove h : halfMoves)
-            if (h.side() == side && h.newPositions() > 0) byDepth.merge(h.depth(), h.newPositions(), Long::sum);
-        Map<String, Long> out = new LinkedHashMap<>();
-        byDepth.forEach((d, n) -> out.put(Integer.toString(d), n));
-        return out;
     }
 }

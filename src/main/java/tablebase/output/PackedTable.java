@@ -8,14 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Iterator;
 import tablebase.chess.Color;
 import tablebase.chess.Material;
 import tablebase.chess.Move;
 import tablebase.chess.Position;
 import tablebase.chess.Square;
-import tablebase.generate.LoneKingRules;
-import tablebase.generate.PlacementBlock;
+import tablebase.chess.MoveGenerator;
+import tablebase.chess.PositionIndex;
+import tablebase.table.SolvedTable;
+import tablebase.table.Successors;
 
 /**
  * The seed's packed KBNK file: 64 * 32 * 64 * 64 two-byte words, no header. Only White-to-move positions
@@ -82,27 +83,42 @@ public final class PackedTable {
     /** A stored answer: White mates in {@code dtm} (0: no White win stored) starting with {@code move}. */
     public record Entry(int dtm, Move move) {}
 
-    /** Writes the packed words of a solved KBNK table to {@code out}, light-square bishops only. */
-    public static void write(LoneKingRules rules, Iterator<PlacementBlock> blocks, OutputStream out) throws IOException {
-        if (!rules.material().equals(KBNK)) throw new IllegalArgumentException("the packed format is KBNK's only");
-        byte[] file = new byte[(int) SIZE];
-        while (blocks.hasNext()) {
-            PlacementBlock block = blocks.next();
-            for (int i = 0; i < block.size(); i++) {
-                long placement = block.placement(i);
-                int wb = rules.square(placement, BISHOP);
-                if (!Square.isLight(wb)) continue;
-                int wk = rules.square(placement, KING), wn = rules.square(placement, KNIGHT);
+    /** Bytes of the file per White king square: its 32 * 64 * 64 words. */
+    public static final int KING_SQUARE_BYTES = (int) (SIZE / 64);
+
+    /**
+     * The export kernel of the seed file: the words of the White king on {@code wk}, from the solved KBNK table's
+     * result bytes ({@code successors} looks up the position after each move). The move stored is the seed's: among
+     * the moves into a Black position lost one ply earlier, the smallest code {@code piece << 6 | to} (king, bishop,
+     * knight); {@link MoveGenerator#legalMoves} lists them in that order.
+     */
+    public static byte[] kingSquareWords(int wk, PositionIndex index, Successors successors, byte[] results) {
+        if (!index.material().equals(KBNK)) throw new IllegalArgumentException("the seed file holds KBNK, not " + index.material());
+        MoveGenerator gen = new MoveGenerator(KBNK);
+        byte[] words = new byte[KING_SQUARE_BYTES];
+        int[] squares = new int[4], moves = new int[256];
+        squares[KING] = wk;
+        for (int wb = 0; wb < 64; wb++) {
+            if (!Square.isLight(wb) || wb == wk) continue;
+            squares[BISHOP] = wb;
+            for (int wn = 0; wn < 64; wn++) {
+                if (wn == wk || wn == wb) continue;
+                squares[KNIGHT] = wn;
                 for (int bk = 0; bk < 64; bk++) {
-                    int dtm = block.whiteDtm(i, bk);
-                    if (dtm == 0) continue;
-                    int move = block.whiteMove(i, bk);
-                    int at = address(wk, wb, wn, bk);
-                    file[at] = (byte) dtm;
-                    file[at + 1] = (byte) (((move >>> 6) + 1) << 6 | (move & 63));
+                    if (bk == wb || bk == wn || Square.distance(bk, wk) <= 1) continue;
+                    squares[BLACK_KING] = bk;
+                    if (gen.opponentInCheck(squares, 0)) continue;
+                    int result = results[(int) (2 * index.index(squares))] & 0xFF;
+                    if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result % 2 == 1) continue; // not a White win
+                    int n = gen.legalMoves(squares, 0, moves), best = -1;
+                    for (int k = 0; k < n && best < 0; k++) if (successors.resultAfter(squares, moves[k], 1) == result - 1) best = moves[k];
+                    if (best < 0) throw new IllegalStateException("no White move of KBNK " + java.util.Arrays.toString(squares) + " keeps its win");
+                    int at = address(wk, wb, wn, bk) - wk * KING_SQUARE_BYTES;
+                    words[at] = (byte) (result / 2);
+                    words[at + 1] = (byte) ((MoveGenerator.piece(best) + 1) << 6 | MoveGenerator.to(best));
                 }
             }
         }
-        out.write(file);
+        return words;
     }
 }

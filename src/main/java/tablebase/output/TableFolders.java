@@ -36,7 +36,7 @@ public final class TableFolders {
     }
 
     private Path folderOf(Material m) {
-        return m.equals(asked) ? askedFolder.target() : new Path(askedFolder.target().getParent(), IndexedExport.folderName(m));
+        return m.equals(asked) ? askedFolder.target() : new Path(askedFolder.target().getParent(), TableExport.folderName(m));
     }
 
     /** A smaller table written earlier, read back after checking its file against its manifest; null when its folder is not there. */
@@ -50,15 +50,14 @@ public final class TableFolders {
         Map<String, Object> manifest = Manifest.read(fs, manifestFile);
         if (!material.name().equals(manifest.get("endgame")))
             throw new IOException(folder + " holds " + manifest.get("endgame") + ", not the " + material.name() + " table; move it away");
-        if (!(manifest.get("indexed_file") instanceof Map<?, ?> indexed))
-            throw new IOException(folder + " holds a " + material.name() + " table without the indexed file (made by the lone-king job);"
-                    + " generate it with --general, or move it away");
-        Path file = new Path(folder, String.valueOf(indexed.get("name")));
+        if (!(manifest.get("packed_file") instanceof Map<?, ?> packed))
+            throw new IOException(folder + " holds a " + material.name() + " table without its packed file (an older format); move it away");
+        Path file = new Path(folder, String.valueOf(packed.get("name")));
         long expected = IndexedTable.fileSize(new PositionIndex(material));
         if (!fs.isFile(file) || fs.getFileStatus(file).getLen() != expected)
             throw new IOException(file + " is missing or not " + expected + " bytes; move " + folder + " away to generate it again");
         try (InputStream in = fs.open(file)) {
-            if (!String.valueOf(indexed.get("sha256")).equals(TableExport.sha256(in)))
+            if (!String.valueOf(packed.get("sha256")).equals(TableExport.sha256(in)))
                 throw new IOException(file + " does not match the SHA-256 in its manifest; move " + folder + " away to generate it again");
         }
         say.accept("reusing " + material.name() + " from " + folder);
@@ -69,15 +68,16 @@ public final class TableFolders {
 
     /** Writes a table just solved into its folder (aside, then renamed); {@code smaller} holds the tables its captures reach. */
     public void write(SolvedTable table, Map<Material, SolvedTable> smaller) throws IOException {
+        long start = System.nanoTime();
         if (table.material().equals(asked)) {
-            IndexedExport.write(spark, table, smaller, partitions, askedFolder, run);
+            TableExport.write(spark, table, smaller, partitions, askedFolder, run);
             askedFolder.commit();
         } else {
             try (OutputFolder folder = OutputFolder.prepare(folderOf(table.material()).toString(), false)) {
-                IndexedExport.write(spark, table, smaller, partitions, folder, run);
+                TableExport.write(spark, table, smaller, partitions, folder, run);
                 folder.commit();
             }
         }
-        say.accept("wrote " + table.material().name() + " to " + folderOf(table.material()));
+        say.accept(String.format("wrote %s to %s in %.1f s", table.material().name(), folderOf(table.material()), (System.nanoTime() - start) / 1e9));
     }
 }

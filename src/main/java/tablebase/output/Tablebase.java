@@ -10,14 +10,12 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import tablebase.chess.Attacks;
 import tablebase.chess.Color;
 import tablebase.chess.Fen;
 import tablebase.chess.Material;
 import tablebase.chess.Move;
 import tablebase.chess.Position;
 import tablebase.chess.San;
-import tablebase.generate.LoneKingRules;
 import tablebase.output.ProbeResult.Category;
 import tablebase.output.ProbeResult.MoveResult;
 
@@ -25,61 +23,40 @@ import tablebase.output.ProbeResult.MoveResult;
  * Probing generated tables, no Spark needed: {@code Tablebase.open(dir)}, then {@code probe(fen)}. An
  * instance only reads memory-mapped files, so any number of threads may share it.
  *
- * <p>A folder holds either the seed's KBNK file ({@code kbnk.bin}, White to move only: Black-to-move results
- * follow from it, and a Black capture leaves a lone minor piece, a draw) or the indexed file of any endgame
- * ({@link IndexedTable}), whose manifest names the folders of the smaller tables its captures lead to; those
- * are opened too, so a position after any capture has its answer.
+ * <p>A folder holds a table's packed file ({@link IndexedTable}), and its manifest names the folders of the smaller
+ * tables its captures lead to; those are opened too, so a position after any capture has its answer.
  */
 public final class Tablebase {
     /** {@link #dtm} of a drawn position. */
     public static final int DRAW = -1;
-    private static final int KING = 0, BISHOP = 1, KNIGHT = 2, BLACK_KING = 3;
-    private static final LoneKingRules RULES = new LoneKingRules(PackedTable.KBNK);
-
-    /** One material's results: plies as in {@link IndexedTable} (even: the side to move is lost; odd: it wins; -1 a draw). */
-    private interface Source {
-        int ply(Position p);
-
-        /** The stored best move, or null when none is stored (the best is then found from the successors). */
-        Move storedMove(Position p);
-    }
 
     /** The tables opened, the one asked for first. */
-    private final Map<Material, Source> sources;
+    private final Map<Material, IndexedTable> sources;
 
-    private Tablebase(Map<Material, Source> sources) { this.sources = sources; }
+    private Tablebase(Map<Material, IndexedTable> sources) { this.sources = sources; }
 
     /**
      * Opens the table generated into {@code folder} and the smaller tables it needs. Every file whose SHA-256
      * the manifest gives is checked against it, so a damaged file is refused here.
      */
     public static Tablebase open(Path folder) throws IOException {
-        Map<Material, Source> sources = new LinkedHashMap<>();
+        Map<Material, IndexedTable> sources = new LinkedHashMap<>();
         openInto(folder, sources);
         return new Tablebase(sources);
     }
 
-    private static void openInto(Path folder, Map<Material, Source> sources) throws IOException {
+    private static void openInto(Path folder, Map<Material, IndexedTable> sources) throws IOException {
         if (!Files.isDirectory(folder))
             throw new NoSuchFileException(folder + ": no such table folder (generate one with jobs/generate --endgame KBNK --out "
                     + folder + ")");
         Path manifestFile = folder.resolve(TableExport.MANIFEST);
         Map<String, Object> manifest = Files.isRegularFile(manifestFile) ? Manifest.read(manifestFile) : Map.of();
-        if (!(manifest.get("indexed_file") instanceof Map<?, ?> indexed)) {
-            Path file = folder.resolve(TableExport.packedName(PackedTable.KBNK.name()));
-            PackedTable table = PackedTable.open(file);
-            checkSha256(file, manifest.get("packed_file"), manifestFile);
-            sources.put(PackedTable.KBNK, kbnk(table));
-            return;
-        }
-        Path file = folder.resolve(String.valueOf(indexed.get("name")));
+        if (!(manifest.get("packed_file") instanceof Map<?, ?> packed))
+            throw new IOException(folder + " holds no table: its " + TableExport.MANIFEST + " is missing or names no packed file");
+        Path file = folder.resolve(String.valueOf(packed.get("name")));
         IndexedTable table = IndexedTable.open(file);
-        checkSha256(file, indexed, manifestFile);
-        sources.put(table.material(), new Source() {
-            @Override public int ply(Position p) { return table.ply(p); }
-
-            @Override public Move storedMove(Position p) { return table.move(p); }
-        });
+        checkSha256(file, packed, manifestFile);
+        sources.put(table.material(), table);
         if (manifest.get("sub_tables") instanceof List<?> subs)
             for (Object sub : subs)
                 if (!sources.containsKey(Material.parse(String.valueOf(((Map<?, ?>) sub).get("endgame")))))
@@ -89,34 +66,6 @@ public final class Tablebase {
     private static void checkSha256(Path file, Object described, Path manifest) throws IOException {
         if (described instanceof Map<?, ?> m && m.get("sha256") instanceof String expected && !expected.equals(sha256(file)))
             throw new IOException(file + " does not match the SHA-256 in " + manifest + ": the file is damaged or from another run");
-    }
-
-    /** The seed's KBNK file: White to move read directly, Black to move from its king moves. */
-    private static Source kbnk(PackedTable table) {
-        return new Source() {
-            @Override public int ply(Position p) {
-                int wk = p.square(KING), wb = p.square(BISHOP), wn = p.square(KNIGHT), bk = p.square(BLACK_KING);
-                if (p.sideToMove() == Color.WHITE) {
-                    int d = table.dtm(wk, wb, wn, bk);
-                    return d == 0 ? -1 : 2 * d - 1;
-                }
-                long placement = p.key() & (RULES.placementSpace() - 1); // the key's low bits are White's squares
-                long escapes = Attacks.king(bk) & RULES.blackKingTargets(placement);
-                if (escapes == 0) return (RULES.attacks(placement) & Attacks.bit(bk)) != 0 ? 0 : -1; // mate or stalemate
-                if ((escapes & RULES.occupied(placement)) != 0) return -1; // an undefended piece can be taken
-                int longest = 0;
-                for (long e = escapes; e != 0; e &= e - 1) {
-                    int d = table.dtm(wk, wb, wn, Long.numberOfTrailingZeros(e));
-                    if (d == 0) return -1;
-                    longest = Math.max(longest, d);
-                }
-                return 2 * longest;
-            }
-
-            @Override public Move storedMove(Position p) {
-                return p.sideToMove() == Color.WHITE ? table.lookup(p).move() : null;
-            }
-        };
     }
 
     /** The endgames this tablebase answers, the one opened first. */
@@ -142,7 +91,7 @@ public final class Tablebase {
 
     /**
      * The distance to mate of a legal position, in moves of the side that mates (for KBNK, SPEC's value), or
-     * {@link #DRAW}. For the seed's KBNK file: one read for White to move, at most eight for Black, nothing allocated.
+     * {@link #DRAW}: one read of the packed file.
      */
     public int dtm(Position position) {
         int ply = ply(position);
@@ -153,9 +102,9 @@ public final class Tablebase {
 
     /** The ply of a legal position of a material opened here (bare kings: a draw), -1 for a draw. */
     private int ply(Position position) {
-        Source source = sources.get(position.material());
+        IndexedTable source = sources.get(position.material());
         if (source != null) return source.ply(position);
-        if (position.material().size() == 2 || sources.containsKey(PackedTable.KBNK)) return -1; // no mating material left
+        if (position.material().size() == 2) return -1; // bare kings
         throw new IllegalArgumentException("no table for " + position.material() + " among " + materials());
     }
 
@@ -171,7 +120,7 @@ public final class Tablebase {
             int ply = ply(position.play(m));
             moves.add(new MoveResult(m, San.of(position, m), category(ply), ply < 0 ? null : dtm(ply)));
         }
-        Move stored = sources.get(position.material()).storedMove(position); // a position probed is of a material opened here
+        Move stored = sources.get(position.material()).move(position); // a position probed is of a material opened here
         moves.sort(Comparator.comparingInt((MoveResult r) -> preference(r.category(), r.dtm() == null ? 0 : r.dtm()))
                 .thenComparing(r -> !r.move().equals(stored))
                 .thenComparingInt(r -> r.move().to())
@@ -208,7 +157,7 @@ public final class Tablebase {
 
     /** The stored move, else the best by the results after each move (the lowest target square among equals). */
     private Move bestMove(Position p) {
-        Move stored = sources.get(p.material()).storedMove(p); // a won or lost position is of a material opened here
+        Move stored = sources.get(p.material()).move(p); // a won or lost position is of a material opened here
         if (stored != null) return stored;
         Move best = null;
         int bestPreference = Integer.MAX_VALUE;

@@ -37,6 +37,21 @@ public record SolvedTable(Material material, byte[] results, double seconds) {
         return counts;
     }
 
+    /**
+     * Like {@link #plyCounts}, but counting positions: each canonical entry weighted by the positions it stands for
+     * ({@link PositionIndex#positions}).
+     */
+    public long[][] positionCounts() {
+        PositionIndex index = index();
+        int[] squares = new int[material.size()];
+        long[][] counts = new long[2][MAX_PLY + 2];
+        for (int k = 0; k < results.length; k++) {
+            int r = results[k] & 0xFF;
+            if (r != NONE) counts[k & 1][r == DRAW ? MAX_PLY + 1 : r - 1] += index.positions(k >>> 1, squares);
+        }
+        return counts;
+    }
+
     /** The canonical legal positions, both sides to move. */
     public long positions() {
         long n = 0;

@@ -112,7 +112,7 @@ class GenerateCliTest {
     void aFailureBeforeTheCommitLeavesNothingAtTheFinalPath(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("table");
         try (OutputFolder folder = OutputFolder.prepare(out.toString(), false);
-             java.io.OutputStream half = folder.create("kbnk.bin")) {
+             java.io.OutputStream half = folder.create("kbnk.tbl")) {
             half.write("half".getBytes());
             // no commit: the run failed
         }

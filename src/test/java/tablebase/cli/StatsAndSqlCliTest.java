@@ -37,7 +37,7 @@ class StatsAndSqlCliTest {
         Map<?, ?> positions = (Map<?, ?>) Manifest.read(folder.resolve(TableExport.MANIFEST)).get("positions");
         CliRun r = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--table", folder.toString(), "--plots", plots.toString()}));
         assertEquals(0, r.exit(), r.err());
-        assertTrue(r.out().contains(String.format("%,d", ((Number) positions.get("white_to_move_won")).longValue())), r.out());
+        assertTrue(r.out().contains(String.format("%,d", ((Number) ((Map<?, ?>) positions.get("white_to_move")).get("win")).longValue())), r.out());
         assertTrue(r.out().contains("Mean DTM of White's wins (light-square bishop) by Black king square"), r.out());
         Map<String, int[]> sizes = Map.of("dtm_histogram.png", new int[] {1200, 650}, "max_dtm_by_black_king.png", new int[] {720, 760},
                 "mean_dtm_by_black_king.png", new int[] {720, 760}, "max_dtm_by_white_king.png", new int[] {720, 760},

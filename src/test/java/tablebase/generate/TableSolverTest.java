@@ -7,12 +7,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import tablebase.BruteForce;
 import tablebase.SparkTestSession;
 import tablebase.chess.Color;
 import tablebase.chess.Material;
 import tablebase.chess.Move;
 import tablebase.chess.Position;
+import tablebase.output.KbnkTableTest;
+import tablebase.output.PackedTable;
 import tablebase.table.SolvedTable;
 import tablebase.table.TablePlan;
 
@@ -82,16 +85,16 @@ class TableSolverTest {
     }
 
     @Test
-    void kbnkAgreesWithTheLoneKingJobOnRandomPositions() throws Exception {
+    void kbnkOverFourPartitionsAgreesWithTheSeedFileOnRandomPositions() throws Exception {
         SolvedTable kbnk = solve(Material.parse("KBNK"), 4).get(Material.parse("KBNK"));
         assertEquals(33, kbnk.longestWin(Color.WHITE));
-        tablebase.output.Tablebase reference = tablebase.output.Tablebase.open(tablebase.KbnkTable.folder());
+        // the seed's file, byte for byte the one the earlier lone-king job wrote (KbnkTableTest checks its SHA-256)
+        PackedTable seed = PackedTable.open(tablebase.KbnkTable.folder().resolve("kbnk.bin"));
         java.util.Random random = new java.util.Random(12);
         for (int t = 0; t < 200_000; t++) {
             Position p = Position.randomLegal(kbnk.material(), random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
-            int dtm = reference.dtm(p);
-            int want = dtm == tablebase.output.Tablebase.DRAW ? UNDECIDED
-                    : p.sideToMove() == Color.WHITE ? 2 * dtm - 1 : 2 * dtm;
+            int dtm = p.sideToMove() == Color.WHITE ? seed.lookup(p).dtm() : KbnkTableTest.blackDepth(seed, p);
+            int want = p.sideToMove() == Color.WHITE ? (dtm == 0 ? UNDECIDED : 2 * dtm - 1) : (dtm < 0 ? UNDECIDED : 2 * dtm);
             assertEquals(want, ply(kbnk, p), p::toString);
         }
     }
@@ -125,6 +128,26 @@ class TableSolverTest {
         SolvedTable alone = whole.solve(kqkr, Map.of(Material.parse("KQK"), split.get(Material.parse("KQK")),
                 Material.parse("KKR"), split.get(Material.parse("KKR"))));
         assertTrue(java.util.Arrays.equals(split.get(kqkr).results(), alone.results()), "KQKR in one task differs from 3 partitions");
+    }
+
+    @Test
+    void aWorkFolderResumesFromItsLastSavedPlyAndRefusesAnotherSplit(@TempDir java.nio.file.Path dir) throws Exception {
+        Material krk = Material.parse("KRK");
+        String work = dir.toString();
+        List<String> said = new java.util.ArrayList<>();
+        TableSolver solver = new TableSolver(SparkTestSession.context(), 3, 1, said::add);
+        SolvedTable first = solver.solve(krk, Map.of(), work); // its work folder is left: the caller deletes it once written
+        assertTrue(said.stream().anyMatch(l -> l.startsWith("KRK: ply  1:")), String.join("\n", said));
+        said.clear();
+        SolvedTable resumed = solver.solve(krk, Map.of(), work);
+        assertTrue(said.stream().anyMatch(l -> l.startsWith("KRK: resuming from ply ")), String.join("\n", said));
+        assertTrue(said.stream().noneMatch(l -> l.startsWith("KRK: ply  1:")), "no ply done again: " + String.join("\n", said));
+        assertTrue(java.util.Arrays.equals(first.results(), resumed.results()), "the resumed table differs");
+        java.io.IOException other = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> new TableSolver(SparkTestSession.context(), 2, 1, said::add).solve(krk, Map.of(), work));
+        assertTrue(other.getMessage().contains("in 3 partitions"), other.getMessage());
+        WorkFolder.deleteTable(work, krk);
+        assertTrue(!java.nio.file.Files.exists(dir.resolve("krk")));
     }
 
     /** The ply a position's successors imply: a win one ply after the quickest loss reached, else a loss after the longest win. */

@@ -22,12 +22,13 @@ import tablebase.chess.Color;
 import tablebase.chess.Fen;
 import tablebase.chess.Material;
 import tablebase.chess.Position;
+import tablebase.chess.Move;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
 import tablebase.cli.Generate;
 import tablebase.output.ProbeResult.Category;
 
-/** Indexed tables written by the general job and read back: the packed file, its probe, the Parquet rows and the manifest. */
+/** Tables written by generate and read back: the packed file, its probe, the Parquet rows and the manifest. */
 class IndexedTableTest {
     private static final Material KRK = Material.parse("KRK"), KQK = Material.parse("KQK");
     @TempDir static Path dir;
@@ -37,7 +38,7 @@ class IndexedTableTest {
     static void generate() throws Exception {
         SparkTestSession.get();
         for (String endgame : List.of("KRK", "KKQ"))
-            assertEquals(0, Generate.generate(new String[] {"--endgame", endgame, "--general", "--partitions", "2", "--out",
+            assertEquals(0, Generate.generate(new String[] {"--endgame", endgame, "--partitions", "2", "--out",
                     dir.resolve(endgame.toLowerCase()).toString()}));
         krk = Tablebase.open(dir.resolve("krk"));
         kkq = Tablebase.open(dir.resolve("kkq"));
@@ -105,9 +106,6 @@ class IndexedTableTest {
     void parquetRowsAreTheCanonicalPositionsAndCanonicalFenFindsAnyPosition() throws IOException {
         SparkSession spark = SparkTestSession.session();
         TableView view = TableView.register(spark, dir.resolve("krk").toString());
-        assertTrue(view.indexed());
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> TableStats.compute(spark, view)).getMessage().contains("jobs/sql"),
-                "the statistics are the lone-king tables'; a general table is queried with sql");
         Map<String, Object> manifest = Manifest.read(dir.resolve("krk").resolve(TableExport.MANIFEST));
         long rows = spark.table(view.name()).count();
         assertEquals(((Number) ((Map<?, ?>) manifest.get("parquet")).get("rows")).longValue(), rows);
@@ -131,9 +129,38 @@ class IndexedTableTest {
             assertEquals(r.dtm(), found.get(0).isNullAt(1) ? null : found.get(0).getInt(1), p::toString);
         }
         long wins = ((Number) ((Map<?, ?>) ((Map<?, ?>) manifest.get("positions")).get("white_to_move")).get("win")).longValue();
-        assertEquals(wins, spark.sql("SELECT count(*) FROM krk WHERE stm = 'w' AND result = 'win'").first().getLong(0));
+        long canonicalWins = ((Number) ((Map<?, ?>) ((Map<?, ?>) manifest.get("canonical_positions")).get("white_to_move")).get("win")).longValue();
+        assertEquals(wins, spark.sql("SELECT sum(positions) FROM krk WHERE stm = 'w' AND result = 'win'").first().getLong(0));
+        assertEquals(canonicalWins, spark.sql("SELECT count(*) FROM krk WHERE stm = 'w' AND result = 'win'").first().getLong(0));
         assertEquals(16, ((Number) ((Map<?, ?>) ((Map<?, ?>) manifest.get("longest_dtm")).get("white_to_move")).get("win")).intValue(),
                 "published: the longest KRK win is 16 moves");
+    }
+
+    @Test
+    void theViewOfEveryPositionHoldsEachLegalPositionOnceWithItsOwnSquaresAndResult() throws IOException {
+        SparkSession spark = SparkTestSession.session();
+        TableView view = TableView.register(spark, dir.resolve("krk").toString());
+        long legal = 0;
+        for (int wk = 0; wk < 64; wk++)
+            for (int wr = 0; wr < 64; wr++)
+                for (int bk = 0; bk < 64; bk++)
+                    for (Color side : Color.values()) if (new Position(KRK, new int[] {wk, wr, bk}, side).isLegal()) legal++;
+        Row counts = spark.sql("SELECT count(*), count(DISTINCT fen) FROM " + view.everyPosition()).first();
+        assertEquals(legal, counts.getLong(0), "every legal KRK position, both sides to move");
+        assertEquals(legal, counts.getLong(1), "each once");
+        assertEquals(legal, spark.sql("SELECT sum(positions) FROM krk").first().getLong(0));
+        for (Row row : spark.sql("SELECT wk, wr, bk, result, dtm, best_move, fen FROM " + view.everyPosition()
+                + " TABLESAMPLE (1 PERCENT) REPEATABLE (5)").collectAsList()) {
+            Position p = Fen.parse(row.getString(6));
+            assertEquals(List.of(row.getString(0), row.getString(1), row.getString(2)),
+                    List.of(Square.name(p.square(0)), Square.name(p.square(1)), Square.name(p.square(2))), p::toString);
+            ProbeResult r = krk.probe(p);
+            assertEquals(r.category().label(), row.getString(3), p::toString);
+            assertEquals(r.dtm(), row.isNullAt(4) ? null : row.getInt(4), p::toString);
+            if (row.isNullAt(5)) continue;
+            Move best = p.legalMoves().stream().filter(m -> m.uci().equals(row.getString(5))).findFirst().orElseThrow();
+            assertEquals(r.moves().get(0).dtm(), krk.probe(p.play(best)).dtm(), () -> best.uci() + " in " + p + " is not a best move");
+        }
     }
 
     @Test

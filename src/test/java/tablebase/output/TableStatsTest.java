@@ -9,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tablebase.cli.Generate;
 import tablebase.KbnkTable;
 import tablebase.SparkTestSession;
 import tablebase.chess.Color;
@@ -25,7 +27,8 @@ class TableStatsTest {
         Map<String, Object> manifest = Manifest.read(folder.resolve(TableExport.MANIFEST));
         Map<?, ?> histograms = (Map<?, ?>) manifest.get("dtm_histogram");
         for (Color side : Color.values()) {
-            Map<?, ?> expected = (Map<?, ?>) histograms.get(side == Color.WHITE ? "white_to_move" : "black_to_move");
+            Map<?, ?> expected = (Map<?, ?>) ((Map<?, ?>) histograms.get(side == Color.WHITE ? "white_to_move" : "black_to_move"))
+                    .get(side == Color.WHITE ? "win" : "loss");
             long[] h = stats.sides().get(side).histogram();
             for (int d = 0; d < h.length; d++)
                 assertEquals(expected.containsKey("" + d) ? ((Number) expected.get("" + d)).longValue() : 0L, h[d], side + " " + d);
@@ -40,15 +43,19 @@ class TableStatsTest {
     }
 
     @Test
-    void legalPositionCountsMatchTheChessCoreAndTheLightSquareSqlMatchesIt() {
+    void legalPositionsAreCountedFromTheRowsWeightedAsTheChessCoreCountsThem(@TempDir Path dir) throws Exception {
         Material kqk = Material.parse("KQK");
+        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQK", "--out", dir.resolve("kqk").toString(), "--partitions", "2"}));
+        TableStats stats = TableStats.compute(SparkTestSession.session(), TableView.register(SparkTestSession.session(), dir.resolve("kqk").toString()));
         long[] counted = new long[2];
         for (int wk = 0; wk < 64; wk++)
             for (int wq = 0; wq < 64; wq++)
                 for (int bk = 0; bk < 64; bk++)
                     for (Color side : Color.values())
                         if (new Position(kqk, new int[] {wk, wq, bk}, side).isLegal()) counted[side.ordinal()]++;
-        assertArrayEquals(counted, TableStats.legalPositions(kqk));
+        assertArrayEquals(counted, new long[] {stats.sides().get(Color.WHITE).legal(), stats.sides().get(Color.BLACK).legal()});
+        assertEquals(10, stats.sides().get(Color.WHITE).maxDtm(), "KQK's longest mate");
+        assertEquals(0, stats.sides().get(Color.WHITE).losses() + stats.sides().get(Color.BLACK).wins());
 
         StringBuilder squares = new StringBuilder();
         for (int sq = 0; sq < 64; sq++) squares.append(sq == 0 ? "" : ", ").append("('").append(Square.name(sq)).append("')");
