@@ -100,10 +100,10 @@ class ClusterIT {
     @Order(3)
     void losingAWorkerInTheMiddleOfATableStillEndsWithTheSameFiles() throws Exception {
         Path out = dir.resolve("kbnk-lost-worker"), log = dir.resolve("lost-worker.log");
-        // partitions of at most 2,000,000 entries: KBNK's plies are Spark stages over both executors, saved to --work
+        // partitions of at most 1,000,000 entries: KBNK's plies are Spark stages over both executors, saved to --work
         Process driver = Launchers.start(log, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
                 "--endgame", "KBNK", "--out", out, "--partitions", 2, "--work", dir.resolve("work"),
-                "--conf", "spark.tablebase.entriesPerPartition=2000000");
+                "--conf", "spark.tablebase.entriesPerPartition=1000000");
         try {
             Launchers.awaitLine(log, "KBNK: ply 12:", driver, 600);
             assertEquals(0, Launchers.run(dir.resolve("kill.log"), 30, "cluster", "kill-worker", "--dir", dir.resolve("cluster"), 1));

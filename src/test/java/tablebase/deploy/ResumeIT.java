@@ -23,9 +23,9 @@ class ResumeIT {
     @Test
     void aKilledTableContinuesFromItsLastSavedPlyAndWritesTheSameFiles(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("kbnk"), work = dir.resolve("work");
-        // partitions of at most 2,000,000 entries: KBNK's plies run as Spark stages over 2 partitions and are saved
+        // partitions of at most 1,000,000 entries: KBNK's plies run as Spark stages over 2 partitions and are saved
         Object[] command = {"--endgame", "KBNK", "--out", out, "--work", work, "--partitions", 2,
-                "--conf", "spark.tablebase.entriesPerPartition=2000000"};
+                "--conf", "spark.tablebase.entriesPerPartition=1000000"};
         Path firstLog = dir.resolve("first.log");
         Process first = Launchers.start(firstLog, "generate", command);
         try {
