@@ -3,7 +3,7 @@
 #   deploy/standalone/submit.sh spark://master-host:7077 --endgame KBNK --out /shared/tablebases/kbnk --work /shared/work/kbnk
 # Build the application jar first: mvn -B -DskipTests package  (target/spark-tablebase-app.jar; Spark is provided).
 # --out and --work must be on storage every node and the driver reach (NFS, HDFS: hdfs://..., S3: s3a://...).
-# Rerunning the same command after a crash continues from the last finished half-move kept under --work.
+# Rerunning the same command after a crash continues from the last ply saved under --work.
 set -euo pipefail
 : "${SPARK_HOME:?point SPARK_HOME at a Spark 3.5 installation}"
 master=${1:?give the master URL, e.g. spark://master-host:7077}; shift

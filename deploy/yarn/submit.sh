@@ -5,7 +5,7 @@
 # Needs HADOOP_CONF_DIR (or YARN_CONF_DIR) and SPARK_HOME (Spark 3.5, Scala 2.12, Java 17 on the nodes).
 # Build the application jar first: mvn -B -DskipTests package  (target/spark-tablebase-app.jar; Spark is provided).
 # spark.yarn.maxAppAttempts=2: when the driver's container dies, YARN starts it again and, with the same
-# --work, it continues from the last finished half-move.
+# --work, it continues from the last saved ply.
 set -euo pipefail
 : "${SPARK_HOME:?point SPARK_HOME at a Spark 3.5 installation}"
 : "${HADOOP_CONF_DIR:?point HADOOP_CONF_DIR at the cluster configuration}"

@@ -7,7 +7,7 @@ import org.apache.spark.executor.ShuffleWriteMetrics;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 
-/** Adds up what every task writes to shuffle files, so each half-move can report what it moved between partitions. */
+/** Adds up what every task writes to shuffle files, so each ply can report what it moved between partitions. */
 final class ShuffleMeter extends SparkListener {
     record Reading(long records, long bytes) {
         Reading minus(Reading earlier) { return new Reading(records - earlier.records, bytes - earlier.bytes); }

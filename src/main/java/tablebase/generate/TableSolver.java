@@ -42,6 +42,7 @@ public final class TableSolver {
     private final int partitions;
     private final Consumer<String> progress;
     private final long entriesPerPartition;
+    private final boolean sampleLiveHeap;
 
     /**
      * A table gets at most {@code partitions} partitions and at least {@code entriesPerPartition} entries in each:
@@ -54,7 +55,14 @@ public final class TableSolver {
         if (entriesPerPartition < 1) throw new IllegalArgumentException("entries per partition must be positive, not " + entriesPerPartition);
         this.entriesPerPartition = entriesPerPartition;
         this.progress = progress;
+        this.sampleLiveHeap = jsc.getConf().getBoolean(SAMPLE_LIVE_HEAP, false);
     }
+
+    /**
+     * The Spark property that makes a table's solving sample its live heap with a full collection after init, every
+     * tenth ply and at the hand-off (a benchmark's measure: each costs a full GC).
+     */
+    public static final String SAMPLE_LIVE_HEAP = "spark.tablebase.sampleLiveHeap";
 
     /** The default fewest entries (index and side) in a partition: a table of up to 2^24 is solved in one task. */
     public static final long ENTRIES_PER_PARTITION = 1L << 24;
@@ -103,7 +111,7 @@ public final class TableSolver {
      */
     public SolvedTable solve(Material material, Map<Material, SolvedTable> smaller, String workDir) throws IOException {
         long start = System.nanoTime();
-        LiveHeap heap = new LiveHeap();
+        LiveHeap heap = new LiveHeap(sampleLiveHeap);
         PositionIndex index = new PositionIndex(material);
         MoveGenerator gen = new MoveGenerator(material);
         SmallerTables subs = new SmallerTables(jsc, material, smaller);
@@ -120,6 +128,7 @@ public final class TableSolver {
         if (resumeAt >= 0) progress.accept(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
         long frontier = frontier(slices); // the first job over the slices makes and keeps them
         int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
+        heap.sample();
         if (resumeAt < 0)
             progress.accept(String.format("%s: %,d entries, moves and captures (%d smaller tables) in %.1f s; ply  0: %,d checkmates",
                     material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
@@ -129,8 +138,9 @@ public final class TableSolver {
             for (int q = 1; q < found.length; q++)
                 progress.accept(String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found[q], q % 2 == 1 ? "wins" : "losses"));
         } else {
-            slices = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent, work, resumeAt + 1);
+            slices = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent, work, resumeAt + 1, heap);
         }
+        heap.sample();
         slices.foreach(TableSlice::finish);
         byte[] results = new byte[Math.toIntExact(2 * index.size())];
         int at = 0;
@@ -139,21 +149,23 @@ public final class TableSolver {
             System.arraycopy(part, 0, results, at, part.length);
             at += part.length;
         }
+        heap.sample();
         slices.unpersist(false);
         subs.release();
         double seconds = (System.nanoTime() - start) / 1e9;
         SolvedTable table = new SolvedTable(material, results, seconds);
         long positions = table.positions();
-        long peak = heap.peak();
+        long peak = heap.peak(), sampled = heap.sampled();
         heap.close();
-        progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry",
-                material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size()));
+        progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry%s",
+                material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size(),
+                sampleLiveHeap ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", sampled >> 20, (double) sampled / index.size()) : ""));
         return table;
     }
 
     /** The plies over the partitions, each a Spark stage that shuffles the kings' un-moves; returns the last slices, kept. */
     private JavaRDD<TableSlice> solvePlies(Material material, PositionIndex index, MoveGenerator gen, JavaRDD<TableSlice> slices, int partitions,
-                                           int[] partitionOfKingPair, long frontier, int lastEvent, WorkFolder work, int firstPly)
+                                           int[] partitionOfKingPair, long frontier, int lastEvent, WorkFolder work, int firstPly, LiveHeap heap)
             throws IOException {
         ShuffleMeter meter = new ShuffleMeter(jsc.sc());
         try {
@@ -192,6 +204,7 @@ public final class TableSolver {
                 }
                 slices.unpersist(false);
                 slices = next;
+                if (q % 10 == 0) heap.sample();
                 ShuffleMeter.Reading moved = meter.read().minus(before);
                 progress.accept(String.format("%s: ply %2d: %,d %s  (%.2f s, shuffled %,d bytes)", material.name(), q, frontier,
                         q % 2 == 1 ? "wins" : "losses", (System.nanoTime() - plyStart) / 1e9, moved.bytes()));
@@ -217,8 +230,11 @@ public final class TableSolver {
      */
     static final class LiveHeap implements NotificationListener, AutoCloseable {
         private final AtomicLong peak = new AtomicLong();
+        private final boolean sampling;
+        private long sampled;
 
-        LiveHeap() {
+        LiveHeap(boolean sampling) {
+            this.sampling = sampling;
             for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
                 if (gc instanceof NotificationEmitter emitter) emitter.addNotificationListener(this, null, null);
         }
@@ -231,6 +247,19 @@ public final class TableSolver {
         }
 
         long peak() { return peak.get(); }
+
+        /**
+         * With sampling on, a full collection and the heap left after it: the live data at this point, none of the
+         * garbage that a young collection leaves in the old generation (and so counts in {@link #peak}).
+         */
+        void sample() {
+            if (!sampling) return;
+            System.gc();
+            sampled = Math.max(sampled, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        }
+
+        /** The largest live heap sampled, 0 without sampling. */
+        long sampled() { return sampled; }
 
         @Override public void close() {
             for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {

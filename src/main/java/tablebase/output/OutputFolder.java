@@ -55,7 +55,7 @@ public final class OutputFolder implements AutoCloseable {
 
     /**
      * Where the outputs are written until the commit; made on first use, so a run killed before its outputs
-     * (say, in the middle of the half-moves) leaves nothing behind.
+     * (say, in the middle of the plies) leaves nothing behind.
      */
     public Path staging() throws IOException {
         if (!fs.exists(staging)) fs.mkdirs(staging);
