@@ -1,38 +1,39 @@
 package tablebase.output;
 
-import java.io.IOException;
 import java.io.BufferedOutputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.security.DigestInputStream;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.stream.IntStream;
-import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.broadcast.Broadcast;
-import org.apache.spark.storage.StorageLevel;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.storage.StorageLevel;
+import scala.Tuple2;
 import tablebase.chess.Material;
-import tablebase.chess.PositionIndex;
 import tablebase.chess.MoveGenerator;
+import tablebase.chess.PositionIndex;
 import tablebase.table.SolvedTable;
 import tablebase.table.Successors;
 import tablebase.table.TablePlan;
-import scala.Tuple2;
 
 /**
  * Writes a solved table into a folder: {@code parquet/} (one row per canonical position and side
- * to move, see {@link PositionRows#indexedSchema}), the packed {@link IndexedTable} file and
- * {@code manifest.json}, which also names the folders of the smaller tables its captures lead to.
+ * to move, see {@link PositionRows#schema}), the packed {@link IndexedTable} file, for KBNK the seed's
+ * {@link PackedTable} file, and {@code manifest.json}, which also names the folders of the smaller tables its
+ * captures lead to.
  */
 public final class TableExport {
     public static final String PARQUET = "parquet";
@@ -67,9 +68,7 @@ public final class TableExport {
         JavaRDD<Tuple2<Long, byte[]>> entries = jsc.parallelize(ids, partitions).map(p -> {
             long lo = (long) ((p * (long) kingPairs + partitions - 1) / partitions) * rest;
             long hi = (long) (((p + 1) * (long) kingPairs + partitions - 1) / partitions) * rest;
-            Map<Material, byte[]> values = new HashMap<>();
-            subs.forEach((m, b) -> values.put(m, b.value()));
-            return new Tuple2<>(lo, entries(new Successors(material, own.value(), values), index, own.value(), lo, hi));
+            return new Tuple2<>(lo, entries(successors(material, own, subs), index, own.value(), lo, hi));
         });
         entries.persist(StorageLevel.MEMORY_AND_DISK());
         try {
@@ -81,11 +80,8 @@ public final class TableExport {
             Map<String, Object> seed = null;
             if (material.equals(PackedTable.KBNK)) {
                 List<Integer> kingSquares = IntStream.range(0, 64).boxed().toList();
-                List<byte[]> words = jsc.parallelize(kingSquares, partitions).map(wk -> {
-                    Map<Material, byte[]> values = new HashMap<>();
-                    subs.forEach((m, b) -> values.put(m, b.value()));
-                    return PackedTable.kingSquareWords(wk, index, new Successors(material, own.value(), values), own.value());
-                }).collect();
+                List<byte[]> words = jsc.parallelize(kingSquares, partitions)
+                        .map(wk -> PackedTable.kingSquareWords(wk, index, successors(material, own, subs), own.value())).collect();
                 seed = fileEntry(packedName(material.name()), PackedTable.SIZE,
                         writeHashed(folder.create(packedName(material.name())), out -> {
                             for (byte[] w : words) out.write(w);
@@ -97,6 +93,13 @@ public final class TableExport {
             own.destroy(false);
             subs.values().forEach(b -> b.destroy(false));
         }
+    }
+
+    /** What each move leads to, for one task, from the broadcast results of the table and of its smaller tables. */
+    private static Successors successors(Material material, Broadcast<byte[]> own, Map<Material, Broadcast<byte[]>> subs) {
+        Map<Material, byte[]> values = new HashMap<>();
+        subs.forEach((m, b) -> values.put(m, b.value()));
+        return new Successors(material, own.value(), values);
     }
 
     /**
