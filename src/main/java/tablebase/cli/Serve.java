@@ -35,7 +35,8 @@ public final class Serve {
             server.close();
             stopped.countDown();
         }));
-        System.out.println("serving the KBNK board explorer at " + server.uri() + "  (API: " + server.uri() + "api/probe?fen=...; Ctrl-C stops)");
+        System.out.println("serving " + String.join(", ", table.materials().stream().map(Object::toString).toList()) + " at " + server.uri()
+                + " (the board explorer's page places KBNK's pieces; API: " + server.uri() + "api/probe?fen=...; Ctrl-C stops)");
         stopped.await();
         return 0;
     }
