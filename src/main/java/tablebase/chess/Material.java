@@ -15,8 +15,13 @@ public final class Material implements java.io.Serializable {
             Comparator.comparing(Piece::color).thenComparing(Piece::type);
 
     private final List<Piece> pieces;
+    /** Kept: a probe finds a position's table by its material, once per lookup. */
+    private final int hash;
 
-    private Material(List<Piece> pieces) { this.pieces = List.copyOf(pieces); }
+    private Material(List<Piece> pieces) {
+        this.pieces = List.copyOf(pieces);
+        hash = this.pieces.hashCode();
+    }
 
     /** Parses "KBNK" and the like; a clear IllegalArgumentException for anything else. */
     public static Material parse(String name) {
@@ -80,9 +85,9 @@ public final class Material implements java.io.Serializable {
         return sb.toString();
     }
 
-    @Override public boolean equals(Object o) { return o instanceof Material m && m.pieces.equals(pieces); }
+    @Override public boolean equals(Object o) { return o == this || o instanceof Material m && m.hash == hash && m.pieces.equals(pieces); }
 
-    @Override public int hashCode() { return pieces.hashCode(); }
+    @Override public int hashCode() { return hash; }
 
     @Override public String toString() { return name(); }
 }

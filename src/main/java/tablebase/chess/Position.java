@@ -59,6 +59,9 @@ public final class Position {
 
     public int[] squares() { return squares.clone(); }
 
+    /** The squares themselves, not a copy, for readers in this package that do not change them (the index of a probe). */
+    int[] squaresUnchanged() { return squares; }
+
     public Piece piece(int index) { return material.piece(index); }
 
     /** The index of the piece on {@code sq}, or -1. */

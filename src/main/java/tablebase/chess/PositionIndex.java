@@ -87,7 +87,7 @@ public final class PositionIndex implements Serializable {
     public boolean symmetricKingPair(long index) { return TO_CANONICAL_PAIR[KING_PAIRS[(int) (index / restSize)]].length > 1; }
 
     /** The index of the position's canonical form; its kings must not touch. */
-    public long index(Position p) { return index(p.squares()); }
+    public long index(Position p) { return index(p.squaresUnchanged()); }
 
     /** The canonical index of pieces on {@code squares} (material order, identical pieces in any order); kings must not touch. */
     public long index(int[] squares) {
@@ -117,7 +117,7 @@ public final class PositionIndex implements Serializable {
      * Every symmetry that takes {@code p} to the position of its index, as bits {@code 1 << s}: more than one
      * when that position is symmetric itself, and then a move of {@code p} has one image per symmetry.
      */
-    public int canonicalSymmetries(Position p) { return canonicalSymmetries(p.squares()); }
+    public int canonicalSymmetries(Position p) { return canonicalSymmetries(p.squaresUnchanged()); }
 
     /** {@link #canonicalSymmetries(Position)} of pieces on {@code squares}. */
     public int canonicalSymmetries(int[] squares) {
