@@ -15,12 +15,15 @@ public final class Material implements java.io.Serializable {
             Comparator.comparing(Piece::color).thenComparing(Piece::type);
 
     private final List<Piece> pieces;
-    /** Kept: a probe finds a position's table by its material, once per lookup. */
+    /**
+     * Kept: a probe finds a position's table by its material, once per lookup. The name's hash, the same in every
+     * JVM (a material travels to executors, and enums hash by identity).
+     */
     private final int hash;
 
     private Material(List<Piece> pieces) {
         this.pieces = List.copyOf(pieces);
-        hash = this.pieces.hashCode();
+        hash = name().hashCode();
     }
 
     /** Parses "KBNK" and the like; a clear IllegalArgumentException for anything else. */
