@@ -29,6 +29,8 @@ import tablebase.table.Successors;
 public final class PackedTable {
     public static final Material KBNK = Material.parse("KBNK");
     public static final long SIZE = 64L * 32 * 64 * 64 * 2;
+    /** Its name in a KBNK table's folder. */
+    public static final String FILE_NAME = "kbnk.bin";
     private static final int KING = 0, BISHOP = 1, KNIGHT = 2, BLACK_KING = 3;
 
     private final ByteBuffer words;

@@ -1,7 +1,10 @@
 package tablebase.output;
 
+import java.util.ArrayList;
 import java.util.Iterator;
-import java.util.stream.IntStream;
+import java.util.List;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
@@ -10,7 +13,6 @@ import tablebase.chess.Color;
 import tablebase.chess.Fen;
 import tablebase.chess.Material;
 import tablebase.chess.MoveGenerator;
-import tablebase.chess.Position;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
 import tablebase.table.SolvedTable;
@@ -46,26 +48,31 @@ public final class PositionRows {
         Material material = index.material();
         MoveGenerator gen = new MoveGenerator(material);
         int n = material.size();
-        int[] moves = new int[256], scratch = new int[n];
-        return IntStream.range(0, entries.length / 2)
-                .filter(e -> (entries[2 * e] & 0xFF) != SolvedTable.NONE)
-                .mapToObj(e -> {
-                    long i = lo + e / 2;
-                    int s = e & 1, result = entries[2 * e] & 0xFF, rank = entries[2 * e + 1] & 0xFF, ply = result - 1;
-                    Position p = index.position(i, s == 0 ? Color.WHITE : Color.BLACK);
-                    Object[] values = new Object[n + 7];
-                    values[0] = i;
-                    values[1] = String.valueOf(p.sideToMove().fenLetter());
-                    for (int k = 0; k < n; k++) values[2 + k] = Square.name(p.square(k));
-                    values[n + 2] = result == SolvedTable.DRAW ? "draw" : ply % 2 == 1 ? "win" : "loss";
-                    values[n + 3] = result == SolvedTable.DRAW ? null : (ply + 1) / 2;
-                    if (rank != IndexedTable.NO_MOVE) {
-                        gen.sortedLegalMoves(p.squares(), s, moves);
-                        values[n + 4] = Square.name(MoveGenerator.from(moves[rank])) + Square.name(MoveGenerator.to(moves[rank]));
-                    }
-                    values[n + 5] = Fen.of(p);
-                    values[n + 6] = index.positions(i, scratch);
-                    return RowFactory.create(values);
-                }).iterator();
+        int[] squares = new int[n], moves = new int[256];
+        return LongStream.range(lo, lo + entries.length / 4).boxed().flatMap(i -> {
+            int at = (int) (4 * (i - lo));
+            if ((entries[at] & 0xFF) == SolvedTable.NONE && (entries[at + 2] & 0xFF) == SolvedTable.NONE) return Stream.empty();
+            index.decode(i, squares);
+            int positions = index.positions(i, squares); // decodes again into squares only on a symmetric king pair
+            List<Row> rows = new ArrayList<>(2);
+            for (int s = 0; s < 2; s++) {
+                int result = entries[at + 2 * s] & 0xFF, rank = entries[at + 2 * s + 1] & 0xFF, ply = result - 1;
+                if (result == SolvedTable.NONE) continue;
+                Object[] values = new Object[n + 7];
+                values[0] = i;
+                values[1] = String.valueOf(s == 0 ? Color.WHITE.fenLetter() : Color.BLACK.fenLetter());
+                for (int k = 0; k < n; k++) values[2 + k] = Square.name(squares[k]);
+                values[n + 2] = result == SolvedTable.DRAW ? "draw" : ply % 2 == 1 ? "win" : "loss";
+                values[n + 3] = result == SolvedTable.DRAW ? null : (ply + 1) / 2;
+                if (rank != IndexedTable.NO_MOVE) {
+                    gen.sortedLegalMoves(squares, s, moves);
+                    values[n + 4] = Square.name(MoveGenerator.from(moves[rank])) + Square.name(MoveGenerator.to(moves[rank]));
+                }
+                values[n + 5] = Fen.of(material, squares, s == 0 ? Color.WHITE : Color.BLACK);
+                values[n + 6] = positions;
+                rows.add(RowFactory.create(values));
+            }
+            return rows.stream();
+        }).iterator();
     }
 }

@@ -44,9 +44,6 @@ public final class TableExport {
 
     private TableExport() {}
 
-    /** The seed's packed file's name: {@code kbnk.bin}. */
-    public static String packedName(String endgame) { return endgame.toLowerCase() + ".bin"; }
-
     /** The folder of a smaller table, next to the folder of the table that needs it: {@code kqk} beside {@code kqkr}. */
     public static String folderName(Material material) { return material.name().toLowerCase(); }
 
@@ -82,8 +79,8 @@ public final class TableExport {
                 List<Integer> kingSquares = IntStream.range(0, 64).boxed().toList();
                 List<byte[]> words = jsc.parallelize(kingSquares, partitions)
                         .map(wk -> PackedTable.kingSquareWords(wk, index, successors(material, own, subs), own.value())).collect();
-                seed = fileEntry(packedName(material.name()), PackedTable.SIZE,
-                        writeHashed(folder.create(packedName(material.name())), out -> {
+                seed = fileEntry(PackedTable.FILE_NAME, PackedTable.SIZE,
+                        writeHashed(folder.create(PackedTable.FILE_NAME), out -> {
                             for (byte[] w : words) out.write(w);
                         }));
             }

@@ -62,22 +62,25 @@ public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> d
         List<String> columns = material.columnNames();
         String whiteKing = columns.get(material.kingIndex(Color.WHITE)), blackKing = columns.get(material.kingIndex(Color.BLACK));
 
+        // one pass over the rows: positions per side to move, result and DTM (a draw's DTM is null)
+        List<Row> groups = spark.sql("SELECT stm, result, dtm, sum(positions) FROM " + t + " GROUP BY stm, result, dtm").collectAsList();
         Map<Color, Side> sides = new EnumMap<>(Color.class);
         for (Color c : Color.values()) {
-            String stm = "'" + c.fenLetter() + "'";
+            String stm = String.valueOf(c.fenLetter());
             long legal = 0;
-            Map<String, long[]> histograms = new java.util.HashMap<>();
-            for (String result : List.of("win", "loss")) {
-                List<Row> bins = spark.sql("SELECT dtm, sum(positions) FROM " + t + " WHERE stm = " + stm + " AND result = '" + result
-                        + "' GROUP BY dtm ORDER BY dtm").collectAsList();
-                long[] histogram = new long[bins.isEmpty() ? 0 : bins.get(bins.size() - 1).getInt(0) + 1];
-                for (Row r : bins) histogram[r.getInt(0)] = r.getLong(1);
-                histograms.put(result, histogram);
+            long[][] byResult = new long[2][]; // win, loss
+            for (int r = 0; r < 2; r++) {
+                String result = r == 0 ? "win" : "loss";
+                int max = groups.stream().filter(g -> g.getString(0).equals(stm) && g.getString(1).equals(result))
+                        .mapToInt(g -> g.getInt(2)).max().orElse(-1);
+                byResult[r] = new long[max + 1];
             }
-            Row all = spark.sql("SELECT sum(positions) FROM " + t + " WHERE stm = " + stm).first();
-            legal = all.isNullAt(0) ? 0 : all.getLong(0);
-            long[] win = histograms.get("win"), loss = histograms.get("loss");
-            sides.put(c, new Side(c, legal, Arrays.stream(win).sum(), Arrays.stream(loss).sum(), win, loss));
+            for (Row g : groups) {
+                if (!g.getString(0).equals(stm)) continue;
+                legal += g.getLong(3);
+                if (!g.getString(1).equals("draw")) byResult[g.getString(1).equals("win") ? 0 : 1][g.getInt(2)] = g.getLong(3);
+            }
+            sides.put(c, new Side(c, legal, Arrays.stream(byResult[0]).sum(), Arrays.stream(byResult[1]).sum(), byResult[0], byResult[1]));
         }
 
         List<Deepest> deepest = new ArrayList<>();

@@ -28,26 +28,21 @@ public record SolvedTable(Material material, byte[] results, double seconds) {
     }
 
     /** Entries per side (0 White, 1 Black) and ply; the draws in slot {@code MAX_PLY + 1}. */
-    public long[][] plyCounts() {
-        long[][] counts = new long[2][MAX_PLY + 2];
-        for (int k = 0; k < results.length; k++) {
-            int r = results[k] & 0xFF;
-            if (r != NONE) counts[k & 1][r == DRAW ? MAX_PLY + 1 : r - 1]++;
-        }
-        return counts;
-    }
+    public long[][] plyCounts() { return counts(false); }
 
     /**
      * Like {@link #plyCounts}, but counting positions: each canonical entry weighted by the positions it stands for
      * ({@link PositionIndex#positions}).
      */
-    public long[][] positionCounts() {
+    public long[][] positionCounts() { return counts(true); }
+
+    private long[][] counts(boolean weighted) {
         PositionIndex index = index();
         int[] squares = new int[material.size()];
         long[][] counts = new long[2][MAX_PLY + 2];
         for (int k = 0; k < results.length; k++) {
             int r = results[k] & 0xFF;
-            if (r != NONE) counts[k & 1][r == DRAW ? MAX_PLY + 1 : r - 1] += index.positions(k >>> 1, squares);
+            if (r != NONE) counts[k & 1][r == DRAW ? MAX_PLY + 1 : r - 1] += weighted ? index.positions(k >>> 1, squares) : 1;
         }
         return counts;
     }
