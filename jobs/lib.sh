@@ -2,17 +2,18 @@
 # with Spark's Java 17 flags. Sourced, not run.
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-JAR="$ROOT/target/spark-tablebase.jar"
-CLASSPATH_FILE="$ROOT/target/classpath.txt"
+JAR="$ROOT/spark/target/spark-tablebase.jar"
+CLASSPATH_FILE="$ROOT/spark/target/classpath.txt"
+PROBE_JAR="$ROOT/probe/target/tablebase-probe.jar"
 
 build_if_needed() {
   local stale=0
-  if [[ ! -f "$JAR" || ! -f "$CLASSPATH_FILE" ]]; then stale=1
-  elif [[ -n "$(find "$ROOT/src/main" "$ROOT/pom.xml" -newer "$JAR" -print -quit)" ]]; then stale=1
+  if [[ ! -f "$JAR" || ! -f "$CLASSPATH_FILE" || ! -f "$PROBE_JAR" ]]; then stale=1
+  elif [[ -n "$(find "$ROOT"/{probe,spark}/src/main "$ROOT"/{,probe/,spark/}pom.xml -newer "$JAR" -print -quit)" ]]; then stale=1
   fi
   if (( stale )); then
     echo "building the project (mvn package) ..." >&2
-    (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests package >&2) # also writes target/classpath.txt
+    (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests package >&2) # also writes spark/target/classpath.txt
   fi
 }
 
@@ -28,4 +29,11 @@ run_main() {
   exec java -Xmx"${DRIVER_MEMORY:-1g}" $gc $opens ${JAVA_OPTS:-} \
     -Dlog4j.configurationFile="$ROOT/jobs/log4j2.properties" \
     -cp "$JAR:$(cat "$CLASSPATH_FILE")" "$@"
+}
+
+# run_probe CLASS ARGS...: a front door of the probe library, on its own jar alone: no Spark, Hadoop or Scala.
+run_probe() {
+  build_if_needed
+  # shellcheck disable=SC2086
+  exec java -Xmx"${DRIVER_MEMORY:-1g}" ${JAVA_OPTS:-} -cp "$PROBE_JAR" "$@"
 }

@@ -3,7 +3,7 @@
 # are HDFS (or S3) paths.
 #   deploy/yarn/submit.sh --endgame KBNK --out hdfs:///tablebases/kbnk --work hdfs:///tmp/tablebase-work/kbnk
 # Needs HADOOP_CONF_DIR (or YARN_CONF_DIR) and SPARK_HOME (Spark 3.5, Scala 2.12, Java 17 on the nodes).
-# Build the application jar first: mvn -B -DskipTests package  (target/spark-tablebase-app.jar; Spark is provided).
+# Build the application jar first: mvn -B -DskipTests package  (spark/target/spark-tablebase-app.jar; Spark is provided).
 # spark.yarn.maxAppAttempts=2: when the driver's container dies, YARN starts it again and, with the same
 # --work, it continues from the last saved ply.
 set -euo pipefail
@@ -22,5 +22,5 @@ exec "$SPARK_HOME/bin/spark-submit" \
   --num-executors "${EXECUTORS:-8}" \
   --conf spark.yarn.maxAppAttempts=2 \
   --conf spark.task.maxFailures=8 \
-  "$root/target/spark-tablebase-app.jar" \
+  "$root/spark/target/spark-tablebase-app.jar" \
   --partitions "${PARTITIONS:-16}" "$@"

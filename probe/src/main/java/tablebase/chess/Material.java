@@ -1,0 +1,110 @@
+package tablebase.chess;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The pieces of an endgame, parsed from the usual notation (White's pieces, then Black's: "KBNK",
+ * "KQKR"). Pieces keep a canonical order, which every key and column layout follows: White first,
+ * then Black; within a side the king, then queens, rooks, bishops, knights.
+ */
+public final class Material implements java.io.Serializable {
+    private static final Comparator<Piece> ORDER =
+            Comparator.comparing(Piece::color).thenComparing(Piece::type);
+
+    /**
+     * One instance per endgame, so that the table of a position's material is found by identity, once per probe
+     * (a material read back on an executor is replaced by this JVM's own, see readResolve).
+     */
+    private static final ConcurrentHashMap<String, Material> INTERNED = new ConcurrentHashMap<>();
+
+    private final List<Piece> pieces;
+    private final String name;
+    /** The name's hash, the same in every JVM (a material travels to executors, and enums hash by identity). */
+    private final int hash;
+    /** White's piece count, which is where Black's king stands in the order: read by every probe. */
+    private final int whiteCount;
+
+    private Material(List<Piece> pieces, String name) {
+        this.pieces = List.copyOf(pieces);
+        this.name = name;
+        hash = name.hashCode();
+        whiteCount = (int) pieces.stream().filter(p -> p.color() == Color.WHITE).count();
+    }
+
+    /** The one instance of the material of these pieces, already in canonical order. */
+    private static Material interned(List<Piece> sorted) {
+        StringBuilder name = new StringBuilder();
+        for (Piece p : sorted) name.append(p.type().letter());
+        return INTERNED.computeIfAbsent(name.toString(), n -> new Material(sorted, n));
+    }
+
+    private Object readResolve() { return INTERNED.computeIfAbsent(name, n -> this); }
+
+    /** Parses "KBNK" and the like; a clear IllegalArgumentException for anything else. */
+    public static Material parse(String name) {
+        String text = name == null ? "" : name.trim().toUpperCase();
+        if (!text.matches("K[QRBN]*K[QRBN]*"))
+            throw new IllegalArgumentException("not an endgame: '" + name
+                    + "' (write White's pieces then Black's, each side starting with its king, from K Q R B N: KBNK, KQKR)");
+        int blackKing = text.indexOf('K', 1);
+        List<Piece> list = new ArrayList<>();
+        for (int i = 0; i < text.length(); i++)
+            list.add(new Piece(i < blackKing ? Color.WHITE : Color.BLACK, PieceType.fromLetter(text.charAt(i))));
+        return of(list);
+    }
+
+    /** The material of any list of pieces, put into canonical order; exactly one king per side. */
+    public static Material of(List<Piece> pieces) {
+        List<Piece> sorted = new ArrayList<>(pieces);
+        sorted.sort(ORDER);
+        for (Color c : Color.values()) {
+            long kings = sorted.stream().filter(p -> p.color() == c && p.type() == PieceType.KING).count();
+            if (kings != 1) throw new IllegalArgumentException(
+                    (c == Color.WHITE ? "White" : "Black") + " must have exactly one king, not " + kings);
+        }
+        return interned(sorted);
+    }
+
+    public List<Piece> pieces() { return Collections.unmodifiableList(pieces); }
+
+    public int size() { return pieces.size(); }
+
+    public Piece piece(int index) { return pieces.get(index); }
+
+    public int count(Color color) { return color == Color.WHITE ? whiteCount : pieces.size() - whiteCount; }
+
+    /** Index of the side's king: White's is 0, Black's follows White's pieces. */
+    public int kingIndex(Color color) { return color == Color.WHITE ? 0 : whiteCount; }
+
+    /** The material with piece {@code index} removed (after a capture). */
+    public Material without(int index) {
+        List<Piece> rest = new ArrayList<>(pieces);
+        rest.remove(index);
+        return interned(rest);
+    }
+
+    /** Column names for the piece squares: colour letter and piece letter, numbered when repeated (wk, wb, wn, bk; wb1, wb2). */
+    public List<String> columnNames() {
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < pieces.size(); i++) {
+            Piece p = pieces.get(i);
+            String base = "" + p.color().fenLetter() + Character.toLowerCase(p.type().letter());
+            boolean repeated = pieces.stream().filter(p::equals).count() > 1;
+            names.add(repeated ? base + (1 + pieces.subList(0, i).stream().filter(p::equals).count()) : base);
+        }
+        return names;
+    }
+
+    /** The usual notation, canonical order: "KBNK". */
+    public String name() { return name; }
+
+    @Override public boolean equals(Object o) { return o == this || o instanceof Material m && m.name.equals(name); }
+
+    @Override public int hashCode() { return hash; }
+
+    @Override public String toString() { return name(); }
+}

@@ -1,0 +1,230 @@
+package tablebase.chess;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.IntStream;
+
+/**
+ * A dense index of the positions of any pawnless material up to the eight symmetries of the board, one
+ * function for every material (no hand-written index per endgame). An index is
+ * {@code kingPair * restSize + rest}: {@code kingPair} numbers the 462 classes of legal king placements,
+ * and {@code rest} places the other pieces in material order, each run of identical pieces as one
+ * combination of squares (so KBBK counts its two bishops once). The side to move is not part of it.
+ *
+ * <p>Every position maps to the index of its canonical form: among its eight images, those with the
+ * smallest king pair code ({@code wk * 64 + bk}), and among these the smallest index. Some indexes are
+ * never canonical (pieces on one square, or the mirror of a smaller one when the kings are symmetric);
+ * {@link #position} decodes them all the same, and {@link #index} tells which are canonical.
+ */
+public final class PositionIndex implements Serializable {
+    /** Canonical king pairs {@code wk * 64 + bk}, ascending; 462 of them. */
+    private static final int[] KING_PAIRS;
+    /** Pair code -> its index in KING_PAIRS, or -1 when the pair is illegal or not canonical. */
+    private static final int[] KING_PAIR_INDEX = new int[64 * 64];
+    private static final long[][] BINOMIAL = new long[65][7];
+    /**
+     * Pair code -> in one int (one read a probe): the index in KING_PAIRS of its class's canonical pair, times 256,
+     * plus the symmetries taking it there as bits {@code 1 << s} (two when the pair is symmetric); -1 for touching kings.
+     */
+    private static final int[] TO_CANONICAL_PAIR = new int[64 * 64];
+
+    static {
+        for (int n = 0; n <= 64; n++) {
+            BINOMIAL[n][0] = 1;
+            for (int k = 1; k < 7; k++) BINOMIAL[n][k] = n == 0 ? 0 : BINOMIAL[n - 1][k - 1] + BINOMIAL[n - 1][k];
+        }
+        Arrays.fill(KING_PAIR_INDEX, -1);
+        List<Integer> pairs = new ArrayList<>();
+        for (int code = 0; code < 64 * 64; code++) {
+            int wk = code / 64, bk = code % 64;
+            if (Square.distance(wk, bk) <= 1 || smallestImage(wk, bk) != code) continue;
+            KING_PAIR_INDEX[code] = pairs.size();
+            pairs.add(code);
+        }
+        KING_PAIRS = pairs.stream().mapToInt(Integer::intValue).toArray();
+        for (int code = 0; code < 64 * 64; code++) {
+            int wk = code / 64, bk = code % 64, best = smallestImage(wk, bk);
+            int symmetries = IntStream.range(0, 8).filter(s -> Square.transform(wk, s) * 64 + Square.transform(bk, s) == best)
+                    .map(s -> 1 << s).sum();
+            TO_CANONICAL_PAIR[code] = KING_PAIR_INDEX[best] < 0 ? -1 : KING_PAIR_INDEX[best] << 8 | symmetries;
+        }
+    }
+
+    private final Material material;
+    private final int whiteKing, blackKing;
+    /** Runs of identical non-king pieces: first piece index and length, in material order. */
+    private final int[] groupStart, groupLength;
+    /** Each group's number of placements, C(64, length): the radix of its digit in the rest of the index. */
+    private final long[] groupRadix;
+    private final long restSize;
+
+    public PositionIndex(Material material) {
+        if (material.size() > 8) throw new IllegalArgumentException("an index covers up to 8 pieces, not " + material.size());
+        this.material = material;
+        this.whiteKing = material.kingIndex(Color.WHITE);
+        this.blackKing = material.kingIndex(Color.BLACK);
+        List<int[]> groups = new ArrayList<>();
+        for (int i = 0; i < material.size(); i++) {
+            if (i == whiteKing || i == blackKing) continue;
+            int[] last = groups.isEmpty() ? null : groups.get(groups.size() - 1);
+            if (last != null && last[0] + last[1] == i && material.piece(last[0]).equals(material.piece(i))) last[1]++;
+            else groups.add(new int[] {i, 1});
+        }
+        groupStart = groups.stream().mapToInt(g -> g[0]).toArray();
+        groupLength = groups.stream().mapToInt(g -> g[1]).toArray();
+        groupRadix = Arrays.stream(groupLength).mapToLong(length -> BINOMIAL[64][length]).toArray();
+        long rest = 1;
+        for (long radix : groupRadix) rest *= radix;
+        restSize = rest;
+    }
+
+    public static int kingPairs() { return KING_PAIRS.length; }
+
+    public Material material() { return material; }
+
+    /** Number of indexes (per side to move). */
+    public long size() { return KING_PAIRS.length * restSize; }
+
+    /** Indexes per king pair: the placements of the other pieces. */
+    public long restSize() { return restSize; }
+
+    /** Whether the king pair of a canonical index is symmetric, so that a position may be its own mirror image. */
+    public boolean symmetricKingPair(long index) { return Integer.bitCount(TO_CANONICAL_PAIR[KING_PAIRS[(int) (index / restSize)]] & 0xFF) > 1; }
+
+    /** The index of the position's canonical form; its kings must not touch. */
+    public long index(Position p) { return index(p.squaresUnchanged()); }
+
+    /** The canonical index of pieces on {@code squares} (material order, identical pieces in any order); kings must not touch. */
+    public long index(int[] squares) {
+        int pair = canonicalPair(squares), symmetries = pair & 0xFF;
+        long rest = rest(squares, Integer.numberOfTrailingZeros(symmetries));
+        for (symmetries &= symmetries - 1; symmetries != 0; symmetries &= symmetries - 1)
+            rest = Math.min(rest, rest(squares, Integer.numberOfTrailingZeros(symmetries)));
+        return (pair >>> 8) * restSize + rest;
+    }
+
+    /**
+     * How many positions the canonical entry at {@code index} stands for: its distinct images under the eight
+     * symmetries, 8 unless the position is its own mirror image (only on a symmetric king pair); {@code squares} is scratch.
+     */
+    public int positions(long index, int[] squares) {
+        if (!symmetricKingPair(index)) return 8;
+        if (!decode(index, squares)) throw new IllegalArgumentException("index " + index + " places two pieces on one square");
+        return 8 / Integer.bitCount(canonicalSymmetries(squares));
+    }
+
+    /** The canonical form of {@code p}: the position its index names, same side to move. */
+    public Position canonical(Position p) { return position(index(p), p.sideToMove()); }
+
+    /** The symmetry (see {@link Square#transform}) that takes {@code p} to the position of its index. */
+    public int canonicalSymmetry(Position p) { return Integer.numberOfTrailingZeros(canonicalSymmetries(p)); }
+
+    /**
+     * Every symmetry that takes {@code p} to the position of its index, as bits {@code 1 << s}: more than one
+     * when that position is symmetric itself, and then a move of {@code p} has one image per symmetry.
+     */
+    public int canonicalSymmetries(Position p) { return canonicalSymmetries(p.squaresUnchanged()); }
+
+    /** {@link #canonicalSymmetries(Position)} of pieces on {@code squares}. */
+    public int canonicalSymmetries(int[] squares) {
+        int pairSymmetries = canonicalPair(squares) & 0xFF;
+        if (Integer.bitCount(pairSymmetries) == 1) return pairSymmetries;
+        long least = Long.MAX_VALUE;
+        int symmetries = 0;
+        for (int bits = pairSymmetries; bits != 0; bits &= bits - 1) {
+            int s = Integer.numberOfTrailingZeros(bits);
+            long rest = rest(squares, s);
+            if (rest < least) { least = rest; symmetries = 0; }
+            if (rest == least) symmetries |= 1 << s;
+        }
+        return symmetries;
+    }
+
+    /** The index of {@code p} through one of its {@link #canonicalSymmetries} (saves computing them twice). */
+    public long index(Position p, int canonicalSymmetries) { return index(p.squaresUnchanged(), canonicalSymmetries); }
+
+    /** The index of pieces on {@code squares} through one of their {@link #canonicalSymmetries}. */
+    public long index(int[] squares, int canonicalSymmetries) {
+        return (canonicalPair(squares) >>> 8) * restSize + rest(squares, Integer.numberOfTrailingZeros(canonicalSymmetries));
+    }
+
+    /** The pieces on the squares an index names, {@code side} to move; null when two pieces share a square. */
+    public Position position(long index, Color side) {
+        int[] squares = new int[material.size()];
+        return decode(index, squares) ? new Position(material, squares, side) : null;
+    }
+
+    /** Writes the squares an index names into {@code squares} (material order); false when two pieces share a square. */
+    public boolean decode(long index, int[] squares) {
+        if (index < 0 || index >= size()) throw new IllegalArgumentException("index " + index + " is outside 0.." + (size() - 1));
+        int pair = KING_PAIRS[(int) (index / restSize)];
+        squares[whiteKing] = pair / 64;
+        squares[blackKing] = pair % 64;
+        long rest = index % restSize;
+        for (int g = groupLength.length - 1; g >= 0; g--) {
+            long radix = BINOMIAL[64][groupLength[g]];
+            unrank(rest % radix, groupLength[g], squares, groupStart[g]);
+            rest /= radix;
+        }
+        long occupied = 0;
+        for (int k = 0; k < squares.length; k++) {
+            long bit = 1L << squares[k];
+            if ((occupied & bit) != 0) return false;
+            occupied |= bit;
+        }
+        return true;
+    }
+
+    /** The squares' entry of TO_CANONICAL_PAIR; touching kings have no index. */
+    private int canonicalPair(int[] squares) {
+        int wk = squares[whiteKing], bk = squares[blackKing], pair = TO_CANONICAL_PAIR[wk * 64 + bk];
+        if (pair < 0) throw new IllegalArgumentException("no index for touching kings: " + Square.name(wk) + " " + Square.name(bk));
+        return pair;
+    }
+
+    /** The non-king pieces' part of the index, seen through symmetry {@code s} (one that makes their king pair canonical). */
+    private long rest(int[] squares, int s) {
+        long rest = 0;
+        for (int g = 0; g < groupLength.length; g++) {
+            int start = groupStart[g], k = groupLength[g];
+            long rank;
+            if (k == 1) {
+                rank = Square.transform(squares[start], s);
+            } else {
+                int[] sorted = new int[k]; // the group's images by insertion (groups are small)
+                for (int j = 0; j < k; j++) {
+                    int v = Square.transform(squares[start + j], s), at = j;
+                    while (at > 0 && sorted[at - 1] > v) { sorted[at] = sorted[at - 1]; at--; }
+                    sorted[at] = v;
+                }
+                rank = rank(sorted, k);
+            }
+            rest = rest * groupRadix[g] + rank;
+        }
+        return rest;
+    }
+
+    /** Colex rank of ascending squares: sum of C(sq_j, j + 1). */
+    private static long rank(int[] ascending, int k) {
+        long r = 0;
+        for (int j = 0; j < k; j++) r += BINOMIAL[ascending[j]][j + 1];
+        return r;
+    }
+
+    private static void unrank(long r, int k, int[] squares, int at) {
+        for (int j = k; j >= 1; j--) {
+            int sq = j - 1;
+            while (BINOMIAL[sq + 1][j] <= r) sq++;
+            squares[at + j - 1] = sq;
+            r -= BINOMIAL[sq][j];
+        }
+    }
+
+    private static int smallestImage(int wk, int bk) {
+        int best = Integer.MAX_VALUE;
+        for (int s = 0; s < 8; s++) best = Math.min(best, Square.transform(wk, s) * 64 + Square.transform(bk, s));
+        return best;
+    }
+}

@@ -1,0 +1,46 @@
+package tablebase.cli;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import tablebase.probe.Tablebase;
+import tablebase.probe.TablebaseException;
+
+/** The front doors' shared exit protocol: one-line errors on stderr, exit 2 for usage mistakes, 1 for failures. */
+public final class Cli {
+    private Cli() {}
+
+    public static int run(String name, String usage, Callable<Integer> command) {
+        try {
+            return command.call();
+        } catch (Args.UsageException e) {
+            System.err.println(name + ": " + e.getMessage());
+            System.err.println(usage);
+            return 2;
+        } catch (IllegalArgumentException | TablebaseException | IOException | UncheckedIOException e) {
+            System.err.println(name + ": error: " + oneLine(e));
+            return 1;
+        } catch (Exception e) {
+            System.err.println(name + ": failed: " + e);
+            e.printStackTrace();
+            return 1;
+        }
+    }
+
+    /** The tables of {@code --table DIR} (one table's folder) or {@code --tables DIR} (a folder of table folders): exactly one of them. */
+    static Tablebase openTables(Args args) throws IOException { return openTables(args, Tablebase.Check.HEADERS); }
+
+    static Tablebase openTables(Args args, Tablebase.Check check) throws IOException {
+        String table = args.get("--table", null), tables = args.get("--tables", null);
+        if ((table == null) == (tables == null)) throw new Args.UsageException("give --table DIR or --tables DIR");
+        return Tablebase.open(Path.of(table != null ? table : tables), check);
+    }
+
+    private static String oneLine(Exception e) {
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        if (e instanceof java.nio.file.AccessDeniedException) m = m + ": permission denied";
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+}

@@ -1,0 +1,176 @@
+package tablebase.probe;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.chess.Move;
+import tablebase.chess.Position;
+import tablebase.chess.PositionIndex;
+import tablebase.chess.Square;
+
+/**
+ * The packed file of any endgame ({@code kqkr.tbl}): two bytes per canonical position and side to move,
+ * addressed by {@link PositionIndex}. Little-endian throughout:
+ * <pre>
+ *   0  8 bytes  magic "TBINDEX1"
+ *   8 16 bytes  material, ASCII ("KQKR"), NUL-padded
+ *  24  int64    index size N (per side to move)
+ *  32 32 bytes  zero
+ *  64  entries  entry (index, side) at 64 + 2 * (2 * index + side), side 0 = White to move, 1 = Black:
+ *                 byte 0, result: 0 draw, 255 no canonical legal position, else ply + 1 where ply is even
+ *                   when the side to move is lost (mated after ply / 2 moves of the opponent) and odd when
+ *                   it wins (mates in (ply + 1) / 2)
+ *                 byte 1, best move: 255 none, else its rank among the legal moves of the canonical
+ *                   position, sorted by from-square then to-square (a1 = 0 .. h8 = 63)
+ * </pre>
+ * A position is looked up through its canonical form (see {@link PositionIndex}); its stored move is mapped
+ * back through the inverse of the symmetry that made it canonical.
+ */
+public final class IndexedTable {
+    static final byte[] MAGIC = "TBINDEX1".getBytes(StandardCharsets.US_ASCII);
+    /** Result bytes: a draw, and no canonical legal position. */
+    public static final int DRAW = 0, NONE = 255;
+    /** The move byte of no stored move. */
+    public static final int NO_MOVE = 255;
+    static final int HEADER = 64;
+    private static final Comparator<Move> ORDER = Comparator.comparingInt(Move::from).thenComparingInt(Move::to);
+
+    private final PositionIndex index;
+    private final ByteBuffer entries;
+
+    private IndexedTable(PositionIndex index, ByteBuffer entries) {
+        this.index = index;
+        this.entries = entries;
+    }
+
+    /** The size of a packed file of this index: the header and four bytes per index. */
+    public static long fileSize(PositionIndex index) { return HEADER + 4 * index.size(); }
+
+    /** The file name for an endgame: {@code kqkr.tbl}. */
+    public static String fileName(Material material) { return material.name().toLowerCase() + ".tbl"; }
+
+    /** Memory-maps a packed file, checking its header and size. */
+    public static IndexedTable open(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+            while (header.hasRemaining() && channel.read(header) >= 0) { }
+            header.flip();
+            if (header.remaining() < HEADER) throw new CorruptTableException(file + " is too short to be a packed table");
+            byte[] magic = new byte[MAGIC.length];
+            header.get(magic);
+            if (!java.util.Arrays.equals(magic, MAGIC)) throw new CorruptTableException(file + " is not a packed table (no TBINDEX1 header)");
+            byte[] name = new byte[16];
+            header.get(name);
+            Material material;
+            try {
+                material = Material.parse(new String(name, StandardCharsets.US_ASCII).replace("\0", ""));
+            } catch (IllegalArgumentException e) {
+                throw new CorruptTableException(file + " names no endgame in its header");
+            }
+            PositionIndex index = new PositionIndex(material);
+            long size = header.getLong();
+            long expected = fileSize(index);
+            if (size != index.size() || channel.size() != expected)
+                throw new CorruptTableException(file + " has " + channel.size() + " bytes; a " + material.name() + " table has " + expected);
+            if (expected > Integer.MAX_VALUE) throw new IOException(file + " is too large to map in one piece");
+            ByteBuffer entries = channel.map(FileChannel.MapMode.READ_ONLY, HEADER, expected - HEADER);
+            return new IndexedTable(index, entries);
+        }
+    }
+
+    public Material material() { return index.material(); }
+
+    /**
+     * The ply of a position of this material (see the format), or -1 for a draw. Only a position without an entry
+     * is checked for legality, so that a lookup costs one index computation and one read.
+     */
+    public int ply(Position p) {
+        if (!p.piecesApart()) throw new IllegalPositionException("illegal position: " + p.illegalReason());
+        long i;
+        try {
+            i = index.index(p);
+        } catch (IllegalArgumentException touchingKings) { // the index has no place for them
+            throw new IllegalPositionException("illegal position: " + p.illegalReason());
+        }
+        int result = entries.get((int) (4 * i + 2 * side(p))) & 0xFF;
+        if (result == NONE) {
+            String illegal = p.illegalReason();
+            if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
+            throw new CorruptTableException(material().name() + " table has no entry for the legal position " + p);
+        }
+        return result == DRAW ? -1 : result - 1;
+    }
+
+    /**
+     * The stored best move of {@code p}, one of its {@code legal} moves, or null (a draw, or no move). The stored
+     * rank is among the canonical position's moves, which are {@code p}'s moves seen through its symmetry: ranking
+     * those needs no second move generation.
+     */
+    public Move move(Position p, List<Move> legal) {
+        int symmetries = index.canonicalSymmetries(p);
+        long i = index.index(p, symmetries);
+        int code = entries.get((int) (4 * i + 2 * side(p) + 1)) & 0xFF;
+        if (code == NO_MOVE) return null;
+        if (code >= legal.size()) throw new CorruptTableException(material().name() + " table stores move " + code + " of " + legal.size() + " for " + p);
+        int s = Integer.numberOfTrailingZeros(symmetries);
+        long[] ranked = new long[legal.size()]; // (from, to) in the canonical frame, then the move's place in the list
+        for (int k = 0; k < ranked.length; k++) {
+            Move m = legal.get(k);
+            ranked[k] = (long) (Square.transform(m.from(), s) * 64 + Square.transform(m.to(), s)) << 8 | k;
+        }
+        Arrays.sort(ranked);
+        return legal.get((int) (ranked[code] & 0xFF));
+    }
+
+    /** Writes the header and then every block's entries, blocks in index order; returns the entries written. */
+    public static long write(PositionIndex index, java.util.Iterator<byte[]> blockEntries, OutputStream out) throws IOException {
+        ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        header.put(MAGIC);
+        byte[] name = index.material().name().getBytes(StandardCharsets.US_ASCII);
+        header.put(name).put(new byte[16 - name.length]);
+        header.putLong(index.size());
+        out.write(header.array());
+        long written = 0;
+        while (blockEntries.hasNext()) {
+            byte[] bytes = blockEntries.next();
+            out.write(bytes);
+            written += bytes.length / 2;
+        }
+        if (written != 2 * index.size()) throw new IllegalStateException("wrote " + written + " entries of " + 2 * index.size());
+        return written;
+    }
+
+    /** The result bytes of a packed file's stream, {@code 2 * index + side} (for reusing a smaller table). */
+    public static byte[] readResults(InputStream file, PositionIndex index) throws IOException {
+        file.skipNBytes(HEADER);
+        byte[] results = new byte[Math.toIntExact(2 * index.size())];
+        byte[] chunk = new byte[1 << 16];
+        int at = 0;
+        while (at < results.length) {
+            int want = Math.min(chunk.length, 2 * (results.length - at)), got = file.readNBytes(chunk, 0, want);
+            if (got < want) throw new CorruptTableException("a packed " + index.material().name() + " table ends early");
+            for (int k = 0; k < got; k += 2) results[at++] = chunk[k];
+        }
+        return results;
+    }
+
+    public static List<Move> sortedMoves(Position p) {
+        List<Move> moves = new java.util.ArrayList<>(p.legalMoves());
+        moves.sort(ORDER);
+        if (moves.size() > NO_MOVE) throw new IllegalStateException(moves.size() + " moves do not fit the move byte");
+        return moves;
+    }
+
+    private static int side(Position p) { return p.sideToMove() == Color.WHITE ? 0 : 1; }
+}

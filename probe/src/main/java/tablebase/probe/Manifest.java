@@ -1,0 +1,52 @@
+package tablebase.probe;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Map;
+
+/** {@code manifest.json}, beside every table's files: what was generated, how, and the SHA-256 of each file. */
+public final class Manifest {
+    /** The manifest's file name in a table folder. */
+    public static final String FILE = "manifest.json";
+
+    private Manifest() {}
+
+    public static void write(Map<String, Object> manifest, OutputStream out) throws IOException {
+        out.write(Json.pretty(manifest).getBytes(StandardCharsets.UTF_8));
+    }
+
+    public static Map<String, Object> read(Path file) throws IOException {
+        try (InputStream in = Files.newInputStream(file)) {
+            return read(in);
+        }
+    }
+
+    /** Reads a manifest; text that is not a JSON object is an IOException naming the problem. */
+    public static Map<String, Object> read(InputStream in) throws IOException {
+        try {
+            return Json.parseObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("a damaged " + FILE + " (" + e.getMessage() + ")");
+        }
+    }
+
+    /** The SHA-256 of a stream's bytes, as lower-case hex (how the manifest records each file). */
+    public static String sha256(InputStream in) throws IOException {
+        MessageDigest digest;
+        try {
+            digest = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e); // every Java runtime has SHA-256
+        }
+        byte[] buffer = new byte[1 << 16];
+        for (int n; (n = in.read(buffer)) > 0; ) digest.update(buffer, 0, n);
+        return HexFormat.of().formatHex(digest.digest());
+    }
+}

@@ -1,0 +1,238 @@
+package tablebase.probe;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import tablebase.chess.Fen;
+import tablebase.chess.Material;
+import tablebase.chess.Move;
+import tablebase.chess.Position;
+import tablebase.chess.San;
+import tablebase.probe.ProbeResult.Category;
+import tablebase.probe.ProbeResult.MoveResult;
+
+/**
+ * Probing generated tables, no Spark needed: {@code Tablebase.open(dir)}, then {@code probeDtm(position)} or a
+ * whole {@code probe(fen)}. {@code dir} is one table's folder (its manifest names the smaller tables its captures
+ * lead to, which are opened too) or a folder of table folders, as {@code jobs/generate} writes them side by side.
+ * An instance only reads memory-mapped files, so any number of threads may share it.
+ *
+ * <p>Errors: {@link MissingTableException} for a material not opened, {@link IllegalPositionException} for a bad
+ * FEN or an impossible position, {@link CorruptTableException} for a damaged file. The {@code get} variants return
+ * empty instead of throwing the first two.
+ */
+public final class Tablebase implements AutoCloseable {
+    /** How much {@link #open(Path, Check)} reads: the headers and sizes, or every byte against the manifest's SHA-256. */
+    public enum Check { HEADERS, SHA256 }
+
+    private final Map<Material, IndexedTable> tables;
+    /** The table the last lookup used: probes of one endgame skip the map (materials are single instances). */
+    private IndexedTable last; // racy on purpose: any table read here is a whole, final-field object
+    private volatile boolean closed;
+
+    private Tablebase(Map<Material, IndexedTable> tables) { this.tables = tables; }
+
+    /** Opens a table folder or a folder of them, mapping each packed file and checking its header: milliseconds. */
+    public static Tablebase open(Path folder) throws IOException { return open(folder, Check.HEADERS); }
+
+    /**
+     * Opens a table folder or a folder of table folders. With {@link Check#SHA256} every file the manifests describe
+     * is read and compared with its SHA-256 (seconds for a large table): a mismatch is a {@link CorruptTableException}.
+     */
+    public static Tablebase open(Path folder, Check check) throws IOException {
+        if (!Files.isDirectory(folder))
+            throw new NoSuchFileException(folder + ": no such folder (generate a table into it with jobs/generate --endgame KQKR --out "
+                    + folder + ")");
+        Map<Material, IndexedTable> tables = new HashMap<>();
+        if (Files.isRegularFile(folder.resolve(Manifest.FILE))) {
+            openTable(folder, tables, check);
+        } else {
+            try (DirectoryStream<Path> children = Files.newDirectoryStream(folder, Files::isDirectory)) {
+                for (Path child : children)
+                    if (Files.isRegularFile(child.resolve(Manifest.FILE))) openTable(child, tables, check);
+            }
+        }
+        if (tables.isEmpty())
+            throw new MissingTableException(folder + " holds no table: neither it nor a folder in it has a " + Manifest.FILE);
+        return new Tablebase(tables);
+    }
+
+    /** Opens the table of a folder, then those of its manifest's sub-tables that exist (a missing one is reported when a probe needs it). */
+    private static void openTable(Path folder, Map<Material, IndexedTable> tables, Check check) throws IOException {
+        Map<String, Object> manifest = Manifest.read(folder.resolve(Manifest.FILE));
+        if (!(manifest.get("packed_file") instanceof Map<?, ?> packed))
+            throw new CorruptTableException(folder.resolve(Manifest.FILE) + " names no packed file");
+        Material material = Material.parse(String.valueOf(manifest.get("endgame")));
+        if (tables.containsKey(material)) return;
+        Path file = folder.resolve(String.valueOf(packed.get("name")));
+        IndexedTable table = IndexedTable.open(file);
+        if (!table.material().equals(material))
+            throw new CorruptTableException(file + " holds " + table.material() + ", its manifest says " + material);
+        if (check == Check.SHA256)
+            for (String described : List.of("packed_file", "seed_file"))
+                if (manifest.get(described) instanceof Map<?, ?> entry) verify(folder.resolve(String.valueOf(entry.get("name"))), entry);
+        tables.put(material, table);
+        if (manifest.get("sub_tables") instanceof List<?> subs)
+            for (Object sub : subs) {
+                Path subFolder = folder.resolve(String.valueOf(((Map<?, ?>) sub).get("path"))).normalize();
+                if (Files.isRegularFile(subFolder.resolve(Manifest.FILE))) openTable(subFolder, tables, check);
+            }
+    }
+
+    private static void verify(Path file, Map<?, ?> described) throws IOException {
+        String sha256;
+        try (InputStream in = Files.newInputStream(file)) {
+            sha256 = Manifest.sha256(in);
+        }
+        if (!sha256.equals(described.get("sha256")))
+            throw new CorruptTableException(file + " does not match the SHA-256 in its " + Manifest.FILE + ": the file is damaged or from another run");
+    }
+
+    /** The endgames this tablebase answers, by name. */
+    public List<Material> materials() {
+        List<Material> m = new ArrayList<>(tables.keySet());
+        m.sort(Comparator.comparingInt(Material::size).reversed().thenComparing(Material::name));
+        return m;
+    }
+
+    /** Reads a FEN; text that is not one is an {@link IllegalPositionException}. */
+    public static Position position(String fen) {
+        try {
+            return Fen.parse(fen);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalPositionException(e.getMessage());
+        }
+    }
+
+    /** Win, draw or loss for the side to move: 1, 0 or -1. One read of a packed file. */
+    public int probeWdl(Position position) {
+        int ply = ply(position);
+        return ply < 0 ? 0 : ply % 2 == 1 ? 1 : -1;
+    }
+
+    /**
+     * The signed distance to mate in moves: n > 0, the side to move mates in n; -n, it is mated in n; 0, a draw (or
+     * checkmate on the board, which {@link #probeWdl} tells apart as a loss). One read of a packed file.
+     */
+    public int probeDtm(Position position) {
+        int ply = ply(position);
+        return ply < 0 ? 0 : ply % 2 == 1 ? (ply + 1) / 2 : -(ply / 2);
+    }
+
+    public int probeWdl(String fen) { return probeWdl(position(fen)); }
+
+    public int probeDtm(String fen) { return probeDtm(position(fen)); }
+
+    /** {@link #probeWdl}, empty for a material not opened or an illegal position. */
+    public OptionalInt getWdl(Position position) {
+        try {
+            return OptionalInt.of(probeWdl(position));
+        } catch (MissingTableException | IllegalPositionException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** {@link #probeDtm}, empty for a material not opened or an illegal position. */
+    public OptionalInt getDtm(Position position) {
+        try {
+            return OptionalInt.of(probeDtm(position));
+        } catch (MissingTableException | IllegalPositionException e) {
+            return OptionalInt.empty();
+        }
+    }
+
+    /** Parses and probes a FEN: its result, best move, mainline and every legal move's result. */
+    public ProbeResult probe(String fen) {
+        return probe(position(fen));
+    }
+
+    public ProbeResult probe(Position position) {
+        if (position.material().size() > 2) table(position.material()); // bare kings: a draw, with no table
+        String illegal = position.illegalReason();
+        if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
+        int ply = ply(position);
+        List<MoveResult> moves = rankedMoves(position);
+        Move best = moves.isEmpty() ? null : moves.get(0).move();
+        return new ProbeResult(position, category(ply), ply < 0 ? null : (ply + 1) / 2, best, mainline(position, ply), moves);
+    }
+
+    /** Later probes fail; the mapped files are released with this object. */
+    @Override public void close() { closed = true; }
+
+    private IndexedTable table(Material material) {
+        if (closed) throw new IllegalStateException("this tablebase is closed");
+        IndexedTable table = last;
+        if (table != null && table.material() == material) return table;
+        table = tables.get(material);
+        if (table == null)
+            throw new MissingTableException("no " + material + " table among " + String.join(", ", materials().stream().map(Material::name).toList()));
+        last = table;
+        return table;
+    }
+
+    /** The ply of a position (see {@link IndexedTable}), -1 for a draw; bare kings are a draw. */
+    private int ply(Position position) {
+        if (position.material().size() == 2) {
+            String illegal = position.illegalReason();
+            if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
+            return -1;
+        }
+        return table(position.material()).ply(position);
+    }
+
+    private static Category category(int ply) {
+        if (ply < 0) return Category.DRAW;
+        return ply % 2 == 1 ? Category.WIN : Category.LOSS;
+    }
+
+    /** Every legal move with the result after it, best for the mover first; the stored move leads its equals. */
+    private List<MoveResult> rankedMoves(Position position) {
+        List<Move> legal = position.legalMoves();
+        List<MoveResult> moves = new ArrayList<>(legal.size());
+        for (Move m : legal) {
+            int ply = ply(position.play(m));
+            moves.add(new MoveResult(m, San.of(position, m, legal), category(ply), ply < 0 ? null : (ply + 1) / 2));
+        }
+        Move stored = legal.isEmpty() || position.material().size() == 2 ? null : table(position.material()).move(position, legal);
+        moves.sort(Comparator.comparingInt((MoveResult r) -> preference(r.category(), r.dtm() == null ? 0 : r.dtm()))
+                .thenComparing(r -> !r.move().equals(stored))
+                .thenComparingInt(r -> r.move().to())
+                .thenComparingInt(r -> r.move().piece()));
+        return moves;
+    }
+
+    /** Lower is better for the side that moves into a position of this result: mate fastest, else draw, else lose slowest. */
+    private static int preference(Category after, int dtm) {
+        return switch (after) {
+            case LOSS -> dtm;
+            case DRAW -> 1_000;
+            case WIN -> 2_000 - dtm;
+        };
+    }
+
+    /** Best play to checkmate from a won or lost position, through captures into smaller tables, each step checked. */
+    private List<Move> mainline(Position start, int ply) {
+        List<Move> line = new ArrayList<>();
+        Position p = start;
+        for (int q = ply; q > 0; q--) {
+            Move m = table(p.material()).move(p, p.legalMoves()); // a won or lost position: its table stores a move
+            if (m == null) throw new CorruptTableException("the " + p.material() + " table stores no move for " + p + " at ply " + q);
+            Position next = p.play(m);
+            int nextPly = ply(next);
+            if (nextPly != q - 1)
+                throw new CorruptTableException("after " + m.uci() + " in " + p + " the table gives ply " + nextPly + ", not " + (q - 1));
+            line.add(m);
+            p = next;
+        }
+        return line;
+    }
+}

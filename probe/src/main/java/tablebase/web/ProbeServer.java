@@ -1,0 +1,187 @@
+package tablebase.web;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.BindException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.chess.Position;
+import tablebase.probe.CorruptTableException;
+import tablebase.probe.IllegalPositionException;
+import tablebase.probe.MissingTableException;
+import tablebase.probe.ProbeJson;
+import tablebase.probe.Tablebase;
+
+/**
+ * The board explorer over HTTP (the JDK's own server): the page and its assets from the classpath, and
+ * {@code GET /api/probe?fen=...} answering with the JSON of {@code probe --json}, and {@code GET /api/tables} listing
+ * the endgames served. Bad input is a 400 with a
+ * JSON error, never a stack trace.
+ */
+public final class ProbeServer implements AutoCloseable {
+    private static final String ASSETS = "/tablebase/web/";
+    private static final Map<String, String> PAGES = Map.of(
+            "/", "index.html", "/index.html", "index.html", "/app.js", "app.js", "/style.css", "style.css");
+    private static final Map<String, String> TYPES = Map.of(
+            "html", "text/html; charset=utf-8", "js", "text/javascript; charset=utf-8", "css", "text/css; charset=utf-8");
+
+    static {
+        // Without TCP_NODELAY, headers and body leave in two segments and each keep-alive request waits ~40 ms
+        // for the client's delayed ACK. The JDK's server reads this property once, when it is first used.
+        System.setProperty("sun.net.httpserver.nodelay", "true");
+    }
+
+    private final HttpServer server;
+    private final ExecutorService workers;
+    private final Tablebase table;
+    private final Map<String, byte[]> assets = new HashMap<>();
+    /** What {@code /api/tables} lists: each endgame served with a position of it to start from. */
+    private final List<Map<String, Object>> tables = new ArrayList<>();
+
+    private ProbeServer(Tablebase table, HttpServer server, ExecutorService workers) throws IOException {
+        this.table = table;
+        this.server = server;
+        this.workers = workers;
+        for (String name : PAGES.values()) assets.put(name, asset(name));
+        for (Material m : table.materials()) tables.add(Map.of("endgame", m.name(), "example", example(table, m).toString()));
+    }
+
+    /** A position of {@code material} that White wins, when one is found among a few random ones (the same every time). */
+    static Position example(Tablebase table, Material material) {
+        Random random = new Random(1);
+        Position first = Position.randomLegal(material, Color.WHITE, random);
+        for (int i = 0; i < 1_000; i++) {
+            Position p = i == 0 ? first : Position.randomLegal(material, Color.WHITE, random);
+            if (table.getWdl(p).orElse(0) == 1 && !p.inCheck()) return p;
+        }
+        return first;
+    }
+
+    /** Starts serving on {@code host:port} (port 0: any free port) with {@code threads} workers. */
+    public static ProbeServer start(Tablebase table, String host, int port, int threads) throws IOException {
+        // Everything that can fail comes before the bind: a JDK server stopped before it started keeps its port.
+        ExecutorService workers = Executors.newFixedThreadPool(threads);
+        try {
+            HttpServer server = HttpServer.create();
+            ProbeServer s = new ProbeServer(table, server, workers);
+            server.setExecutor(workers);
+            server.createContext("/", s::handle);
+            try {
+                server.bind(new InetSocketAddress(host, port), 256);
+            } catch (BindException e) {
+                throw new BindException(host + ":" + port + " cannot be used (" + e.getMessage() + "); choose another --port");
+            }
+            server.start();
+            return s;
+        } catch (IOException | RuntimeException e) {
+            workers.shutdownNow();
+            throw e;
+        }
+    }
+
+    public int port() { return server.getAddress().getPort(); }
+
+    public URI uri() { return URI.create("http://" + server.getAddress().getHostString() + ":" + port() + "/"); }
+
+    @Override public void close() {
+        server.stop(0);
+        workers.shutdownNow();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            try {
+                route(exchange);
+            } catch (RuntimeException e) {
+                // a damaged table, or a bug: the client gets one line, never a stack trace (unless the answer had begun)
+                String what = e instanceof CorruptTableException ? "damaged table: " : "internal error: ";
+                if (exchange.getResponseCode() == -1) json(exchange, 500, ProbeJson.error(null, what + e.getMessage()));
+            }
+        }
+    }
+
+    private void route(HttpExchange exchange) throws IOException {
+        exchange.getRequestBody().readAllBytes();
+        String path = exchange.getRequestURI().getPath();
+        boolean get = exchange.getRequestMethod().equals("GET") || exchange.getRequestMethod().equals("HEAD");
+        if (!get) {
+            json(exchange, 405, ProbeJson.error(null, "only GET is served"));
+        } else if (path.equals("/api/probe")) {
+            probe(exchange);
+        } else if (path.equals("/api/tables")) {
+            json(exchange, 200, Map.of("tables", tables));
+        } else if (PAGES.containsKey(path)) {
+            String name = PAGES.get(path);
+            send(exchange, 200, TYPES.get(name.substring(name.lastIndexOf('.') + 1)), assets.get(name));
+        } else {
+            json(exchange, 404, ProbeJson.error(null, "no such page: " + path));
+        }
+    }
+
+    private void probe(HttpExchange exchange) throws IOException {
+        String fen = query(exchange.getRequestURI().getRawQuery()).get("fen");
+        if (fen == null || fen.isBlank()) {
+            json(exchange, 400, ProbeJson.error(fen, "give the position as ?fen=..."));
+            return;
+        }
+        try {
+            json(exchange, 200, ProbeJson.of(fen, table.probe(fen)));
+        } catch (IllegalPositionException e) {
+            json(exchange, 400, ProbeJson.error(fen, e.getMessage()));
+        } catch (MissingTableException e) {
+            json(exchange, 404, ProbeJson.error(fen, e.getMessage()));
+        }
+    }
+
+    private static Map<String, String> query(String raw) {
+        Map<String, String> params = new HashMap<>();
+        if (raw == null) return params;
+        for (String pair : raw.split("&")) {
+            int eq = pair.indexOf('=');
+            String key = eq < 0 ? pair : pair.substring(0, eq), value = eq < 0 ? "" : pair.substring(eq + 1);
+            try {
+                params.put(URLDecoder.decode(key, StandardCharsets.UTF_8), URLDecoder.decode(value, StandardCharsets.UTF_8));
+            } catch (IllegalArgumentException e) {
+                params.put(key, value); // a broken %-escape stays as typed; the FEN reader will say what is wrong
+            }
+        }
+        return params;
+    }
+
+    private static void json(HttpExchange exchange, int status, Map<String, Object> body) throws IOException {
+        send(exchange, status, "application/json; charset=utf-8", ProbeJson.text(body).getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", type);
+        exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+        boolean head = exchange.getRequestMethod().equals("HEAD");
+        exchange.sendResponseHeaders(status, head ? -1 : body.length == 0 ? -1 : body.length);
+        if (!head && body.length > 0) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    private static byte[] asset(String name) throws IOException {
+        try (InputStream in = ProbeServer.class.getResourceAsStream(ASSETS + name)) {
+            if (in == null) throw new IOException("the page asset " + name + " is missing from the jar");
+            return in.readAllBytes();
+        }
+    }
+}

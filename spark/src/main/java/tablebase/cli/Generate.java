@@ -1,0 +1,115 @@
+package tablebase.cli;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.generate.TableSolver;
+import tablebase.generate.WorkFolder;
+import tablebase.output.OutputFolder;
+import tablebase.output.TableExport;
+import tablebase.output.TableFolders;
+import tablebase.table.SolvedTable;
+import tablebase.table.TablePlan;
+
+/** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
+public final class Generate {
+    static final String USAGE = "usage: generate --endgame KBNK --out DIR [--work DIR] [--master local[*]] [--partitions N]"
+            + " [--overwrite] [--conf spark.key=value ...]";
+
+    /** The Spark property for the fewest entries a partition of a table gets (smaller tables get fewer partitions, down to one task). */
+    static final String ENTRIES_PER_PARTITION = "spark.tablebase.entriesPerPartition";
+
+    private Generate() {}
+
+    public static void main(String[] argv) {
+        System.exit(Cli.run("generate", USAGE, () -> generate(argv)));
+    }
+
+    /** Runs the command and returns its exit code; a Spark session already active is used and left running. */
+    public static int generate(String[] argv) throws Exception {
+        Args args = new Args(argv, Set.of("--endgame", "--out", "--work", "--master", "--partitions", "--conf"),
+                Set.of("--overwrite"));
+        if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
+        Material material = Material.parse(args.required("--endgame"));
+        String why = TableSolver.unsupportedReason(material);
+        if (why != null) throw new IllegalArgumentException(why);
+        String out = args.required("--out");
+        long start = System.nanoTime();
+
+        try (OutputFolder folder = OutputFolder.prepare(out, args.has("--overwrite"), SparkOptions.hadoop(args))) {
+            return SparkOptions.withSession(args, "tablebase-generate", spark -> solve(spark, material, args, folder, start));
+        }
+    }
+
+    /**
+     * Walks the plan of tables: the smaller tables the captures reach are read back from the folders beside
+     * {@code --out} or solved and written there first, then the table asked for.
+     */
+    private static int solve(SparkSession spark, Material material, Args args, OutputFolder folder, long start)
+            throws IOException {
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        int partitions = args.positiveInt("--partitions", jsc.defaultParallelism());
+        System.out.printf("%s on %s, %d partitions%n", material.name(), jsc.master(), partitions);
+        TableExport.Run run = new TableExport.Run(Versions.project(), spark.version(), jsc.master(), partitions, start);
+        TableFolders folders = new TableFolders(spark, material, folder, run, partitions, System.out::println);
+        TableSolver solver = new TableSolver(jsc, partitions,
+                jsc.getConf().getLong(ENTRIES_PER_PARTITION, TableSolver.ENTRIES_PER_PARTITION), System.out::println);
+        Map<Material, SolvedTable> tables = new HashMap<>();
+        String work = args.get("--work", null);
+        SolvedTable table = null;
+        // A table is written while the next one is solved: a small table's plies run in one task and leave cores free.
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        List<Future<?>> writes = new ArrayList<>();
+        try {
+            for (Material m : TablePlan.of(material)) {
+                for (Future<?> w : writes) if (w.isDone()) finished(w); // a failed write stops the run
+                table = m.equals(material) ? null : folders.find(m);
+                if (table == null) {
+                    Map<Material, SolvedTable> smaller = new HashMap<>();
+                    for (Material sub : TablePlan.captures(m)) smaller.put(sub, tables.get(sub));
+                    SolvedTable solved = solver.solve(m, smaller, work);
+                    writes.add(writer.submit(() -> {
+                        folders.write(solved, smaller);
+                        if (work != null) WorkFolder.deleteTable(work, m, spark.sparkContext().hadoopConfiguration()); // its outputs are in place: its plies are not needed again
+                        return null;
+                    }));
+                    table = solved;
+                }
+                tables.put(m, table);
+            }
+            for (Future<?> w : writes) finished(w);
+        } finally {
+            writer.shutdownNow();
+        }
+        if (work != null) WorkFolder.deleteTable(work, null, spark.sparkContext().hadoopConfiguration());
+        System.out.printf("%s: longest win %d moves with White to move, %d with Black to move; %,d positions a second; done in %.1f s%n",
+                material.name(), table.longestWin(Color.WHITE), table.longestWin(Color.BLACK),
+                Math.round(table.positions() / Math.max(table.seconds(), 1e-9)), (System.nanoTime() - start) / 1e9);
+        return 0;
+    }
+
+    /** Waits for a write and throws what made it fail. */
+    private static void finished(Future<?> write) throws IOException {
+        try {
+            write.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while writing the tables", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) throw io;
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IOException(e.getCause());
+        }
+    }
+}

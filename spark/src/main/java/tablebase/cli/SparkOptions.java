@@ -1,0 +1,55 @@
+package tablebase.cli;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SparkConf;
+import org.apache.spark.sql.SparkSession;
+import scala.Tuple2;
+
+/** The Spark options the Spark front doors share: {@code --master} and {@code --conf key=value}. */
+final class SparkOptions {
+    private SparkOptions() {}
+
+    /** Spark properties: --conf pairs, then --master (default local[*] when nothing else set one). */
+    static SparkConf conf(Args args, String appName) {
+        SparkConf conf = new SparkConf().setAppName(appName);
+        conf.setIfMissing("spark.ui.enabled", "false");
+        for (String pair : args.all("--conf")) {
+            int eq = pair.indexOf('=');
+            if (eq <= 0) throw new Args.UsageException("--conf takes key=value, not '" + pair + "'");
+            conf.set(pair.substring(0, eq), pair.substring(eq + 1));
+        }
+        if (args.has("--master")) conf.setMaster(args.get("--master", null));
+        conf.setIfMissing("spark.master", "local[*]");
+        return conf;
+    }
+
+    /**
+     * The Hadoop settings of a run before its session starts, as Spark makes them: every {@code spark.hadoop.*}
+     * property without its prefix (file systems, credentials), so outputs are checked where the session will write.
+     */
+    static Configuration hadoop(Args args) {
+        Configuration hadoop = new Configuration();
+        for (Tuple2<String, String> p : conf(args, "").getAll())
+            if (p._1().startsWith("spark.hadoop.")) hadoop.set(p._1().substring("spark.hadoop.".length()), p._2());
+        return hadoop;
+    }
+
+    /** The work to do with a session. */
+    interface SessionWork {
+        int run(SparkSession spark) throws Exception;
+    }
+
+    /**
+     * Runs {@code work} in a session built from the options; a session that was already active (tests,
+     * notebooks) is used and left running, one started here is stopped.
+     */
+    static int withSession(Args args, String appName, SessionWork work) throws Exception {
+        boolean ownSession = SparkSession.getActiveSession().isEmpty();
+        SparkSession spark = SparkSession.builder().config(conf(args, appName)).getOrCreate();
+        try {
+            return work.run(spark);
+        } finally {
+            if (ownSession) spark.stop();
+        }
+    }
+}

@@ -1,0 +1,90 @@
+package tablebase.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.function.IntFunction;
+import tablebase.chess.Color;
+import tablebase.output.Charts;
+import tablebase.output.TableStats;
+import tablebase.output.TableView;
+
+/** {@code jobs/stats}: a table's statistics with Spark SQL over its Parquet export, and optionally PNG charts. */
+public final class Stats {
+    static final String USAGE = "usage: stats --table DIR [--plots OUT_DIR] [--master local[*]] [--conf spark.key=value ...]";
+
+    private Stats() {}
+
+    public static void main(String[] argv) {
+        System.exit(Cli.run("stats", USAGE, () -> stats(argv)));
+    }
+
+    static int stats(String[] argv) throws Exception {
+        Args args = new Args(argv, Set.of("--table", "--plots", "--master", "--conf"), Set.of());
+        if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
+        String folder = args.required("--table");
+        String plots = args.get("--plots", null);
+        return SparkOptions.withSession(args, "tablebase-stats", spark -> {
+            TableStats stats = TableStats.compute(spark, TableView.register(spark, folder));
+            print(stats, System.out);
+            if (plots != null)
+                for (Path file : Charts.write(stats, Path.of(plots))) System.out.println("wrote " + file);
+            return 0;
+        });
+    }
+
+    static void print(TableStats s, PrintStream out) {
+        out.printf("%s table in %s (Spark SQL view '%s')%n%n", s.view().material().name(), s.view().folder(), s.view().name());
+        out.printf("%-14s %16s %16s %16s %16s %9s %9s%n", "side to move", "legal positions", "wins", "losses", "drawn", "max DTM", "mean DTM");
+        for (TableStats.Side side : s.sides().values())
+            out.printf("%-14s %,16d %,16d %,16d %,16d %9d %9.2f%n", side.side() == Color.WHITE ? "White" : "Black",
+                    side.legal(), side.wins(), side.losses(), side.drawn(), side.maxDtm(), side.meanDtm());
+        for (TableStats.Side side : s.sides().values())
+            out.printf("%s to move: %.2f%% won, %.2f%% lost, %.2f%% drawn%n", side.side() == Color.WHITE ? "White" : "Black",
+                    100.0 * side.wins() / side.legal(), 100.0 * side.losses() / side.legal(), 100.0 * side.drawn() / side.legal());
+        out.printf("(max and mean DTM: of White's wins with White to move, of Black's losses with Black to move)%n");
+
+        out.printf("%nDTM histograms: positions by moves to mate, per side to move and result%n%5s %14s %14s %14s %14s%n",
+                "DTM", "White wins", "White loses", "Black wins", "Black loses");
+        List<long[]> columns = new ArrayList<>();
+        for (TableStats.Side side : s.sides().values()) { columns.add(side.winHistogram()); columns.add(side.lossHistogram()); }
+        int rows = columns.stream().mapToInt(h -> h.length).max().orElse(0);
+        long peak = Math.max(1, columns.stream().flatMapToLong(Arrays::stream).max().orElse(0));
+        for (int d = 0; d < rows; d++) {
+            StringBuilder row = new StringBuilder(String.format("%5d", d));
+            long most = 0;
+            for (long[] h : columns) {
+                long n = d < h.length ? h[d] : 0;
+                row.append(String.format(" %,14d", n));
+                most = Math.max(most, n);
+            }
+            out.println(row.append("  ").append("#".repeat((int) Math.round(30.0 * most / peak))));
+        }
+
+        out.printf("%nDeepest positions%n");
+        for (TableStats.Deepest d : s.deepest())
+            out.printf("  %s to move, %-4s DTM %2d  %-40s best %s%n", d.side() == Color.WHITE ? "White" : "Black", d.result(), d.dtm(), d.fen(),
+                    d.bestMove() == null ? "-" : d.bestMove());
+
+        for (TableStats.PieceSquares p : s.byPiece()) {
+            String among = p.among().isEmpty() ? "" : ", " + p.among();
+            board(out, "White's wins, % of positions with White to move" + among + ", by " + p.piece() + " square",
+                    sq -> Double.isNaN(p.winShare()[sq]) ? "." : String.format("%.0f", 100 * p.winShare()[sq]));
+            board(out, "Mean DTM of White's wins" + among + " by " + p.piece() + " square",
+                    sq -> Double.isNaN(p.meanWinDtm()[sq]) ? "." : String.format("%.1f", p.meanWinDtm()[sq]));
+        }
+    }
+
+    private static void board(PrintStream out, String title, IntFunction<String> cell) {
+        out.printf("%n%s%n", title);
+        for (int rank = 7; rank >= 0; rank--) {
+            StringBuilder row = new StringBuilder().append("  ").append(rank + 1).append(' ');
+            for (int file = 0; file < 8; file++) row.append(String.format("%6s", cell.apply(file + 8 * rank)));
+            out.println(row);
+        }
+        out.println("         a     b     c     d     e     f     g     h");
+    }
+}

@@ -1,0 +1,274 @@
+package tablebase.generate;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import com.sun.management.GcInfo;
+import java.io.IOException;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryUsage;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.stream.IntStream;
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+import org.apache.spark.Partitioner;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
+import tablebase.chess.Material;
+import tablebase.chess.MoveGenerator;
+import tablebase.chess.PositionIndex;
+import tablebase.table.SolvedTable;
+
+/**
+ * The engine: retrograde analysis of one pawnless table on Spark, given the smaller tables its captures lead to.
+ * The table is an RDD of {@link TableSlice}s, one per partition, each a range of whole king pairs of the
+ * {@link PositionIndex}, one byte of result and one of moves left per position and side to move, updated in place.
+ * Each ply is a join of the frontier's un-moves with the solved set: the un-moves of the pieces other than the
+ * kings keep the king pair and stay in their partition; the kings' un-moves are shuffled, as batches of
+ * {@code long} keys, to the partition that owns their king pair. Odd plies find wins, even plies losses; it
+ * stops when a ply decides nothing and no capture result lies ahead. What is left is a draw.
+ */
+public final class TableSolver {
+    /** The most pieces a table may have: a partition's arrays and the results of a table stay within int range. */
+    public static final int MAX_PIECES = 5;
+    private final JavaSparkContext jsc;
+    private final int partitions;
+    private final Consumer<String> progress;
+    private final long entriesPerPartition;
+    private final boolean sampleLiveHeap;
+
+    /**
+     * A table gets at most {@code partitions} partitions and at least {@code entriesPerPartition} entries in each:
+     * a table small enough for one partition is solved in one task, every ply without a shuffle, since a Spark
+     * stage per ply would cost more than the ply's work.
+     */
+    public TableSolver(JavaSparkContext jsc, int partitions, long entriesPerPartition, Consumer<String> progress) {
+        this.jsc = jsc;
+        this.partitions = partitions;
+        if (entriesPerPartition < 1) throw new IllegalArgumentException("entries per partition must be positive, not " + entriesPerPartition);
+        this.entriesPerPartition = entriesPerPartition;
+        this.progress = progress;
+        this.sampleLiveHeap = jsc.getConf().getBoolean(SAMPLE_LIVE_HEAP, false);
+    }
+
+    /**
+     * The Spark property that makes a table's solving sample its live heap with a full collection after init, every
+     * tenth ply and at the hand-off (a benchmark's measure: each costs a full GC).
+     */
+    public static final String SAMPLE_LIVE_HEAP = "spark.tablebase.sampleLiveHeap";
+
+    /** The default fewest entries (index and side) in a partition: a table of up to 2^24 is solved in one task. */
+    public static final long ENTRIES_PER_PARTITION = 1L << 24;
+
+    public TableSolver(JavaSparkContext jsc, int partitions, Consumer<String> progress) {
+        this(jsc, partitions, ENTRIES_PER_PARTITION, progress);
+    }
+
+    /** Why the engine cannot make this material, or null when it can. */
+    public static String unsupportedReason(Material material) {
+        if (material.size() < 3) return material.name() + " is two bare kings, a draw: there is nothing to generate";
+        if (material.size() > MAX_PIECES)
+            return material.name() + " has " + material.size() + " pieces; the engine makes pawnless endgames of up to " + MAX_PIECES;
+        return null;
+    }
+
+    /** Partition {@code p} owns the king pairs from {@code first[p]} to {@code first[p + 1] - 1}. */
+    static int[] firstKingPairs(int parts) {
+        return IntStream.rangeClosed(0, parts).map(p -> (int) (((long) p * PositionIndex.kingPairs() + parts - 1) / parts)).toArray();
+    }
+
+    /** Un-move batches go to the partition their key names. */
+    static final class ToPartition extends Partitioner {
+        private final int parts;
+
+        ToPartition(int parts) { this.parts = parts; }
+
+        @Override public int numPartitions() { return parts; }
+
+        @Override public int getPartition(Object key) { return (Integer) key; }
+
+        @Override public boolean equals(Object o) { return o instanceof ToPartition t && t.parts == parts; }
+
+        @Override public int hashCode() { return parts; }
+    }
+
+    /** Solves {@code material}; {@code smaller} holds every table one capture away (bare kings excepted). */
+    public SolvedTable solve(Material material, Map<Material, SolvedTable> smaller) throws IOException {
+        return solve(material, smaller, null);
+    }
+
+    /**
+     * Solves {@code material}, saving each ply's slices under {@code workDir} (any Hadoop filesystem path, or null
+     * for none) and continuing from the last ply saved there. A table solved in one task saves nothing: it takes
+     * seconds. The caller deletes the table's work folder ({@link WorkFolder#deleteTable}) once its outputs are written.
+     */
+    public SolvedTable solve(Material material, Map<Material, SolvedTable> smaller, String workDir) throws IOException {
+        long start = System.nanoTime();
+        LiveHeap heap = new LiveHeap(sampleLiveHeap);
+        PositionIndex index = new PositionIndex(material);
+        MoveGenerator gen = new MoveGenerator(material);
+        SmallerTables subs = new SmallerTables(jsc, material, smaller);
+        int partitions = (int) Math.max(1, Math.min(this.partitions, 2 * index.size() / entriesPerPartition));
+        int[] first = firstKingPairs(partitions);
+        int[] partitionOfKingPair = new int[PositionIndex.kingPairs()];
+        for (int p = 0; p < partitions; p++) for (int kp = first[p]; kp < first[p + 1]; kp++) partitionOfKingPair[kp] = p;
+        long rest = index.restSize();
+        List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
+        WorkFolder work = workDir == null || partitions == 1 ? null : WorkFolder.open(WorkFolder.ofTable(workDir, material), material, partitions, jsc.hadoopConfiguration());
+        int resumeAt = work == null ? -1 : work.lastLevel();
+        JavaRDD<TableSlice> slices = keep(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
+                : jsc.parallelize(ids, partitions).map(p -> TableSlice.init(index, gen, subs, first[p] * rest, first[p + 1] * rest)));
+        if (resumeAt >= 0) progress.accept(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
+        long frontier = frontier(slices); // the first job over the slices makes and keeps them
+        int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
+        heap.sample();
+        if (resumeAt < 0)
+            progress.accept(String.format("%s: %,d entries, moves and captures (%d smaller tables) in %.1f s; ply  0: %,d checkmates",
+                    material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
+
+        if (partitions == 1) {
+            long[] found = slices.map(s -> s.solveAlone(index, gen)).first();
+            for (int q = 1; q < found.length; q++)
+                progress.accept(String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found[q], q % 2 == 1 ? "wins" : "losses"));
+        } else {
+            slices = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent, work, resumeAt + 1, heap);
+        }
+        heap.sample();
+        slices.foreach(TableSlice::finish);
+        byte[] results = new byte[Math.toIntExact(2 * index.size())];
+        int at = 0;
+        for (Iterator<byte[]> parts = slices.map(s -> s.result).toLocalIterator(); parts.hasNext(); ) { // a partition at a time
+            byte[] part = parts.next();
+            System.arraycopy(part, 0, results, at, part.length);
+            at += part.length;
+        }
+        heap.sample();
+        slices.unpersist(false);
+        subs.release();
+        double seconds = (System.nanoTime() - start) / 1e9;
+        SolvedTable table = new SolvedTable(material, results, seconds);
+        long positions = table.positions();
+        long peak = heap.peak(), sampled = heap.sampled();
+        heap.close();
+        progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry%s",
+                material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size(),
+                sampleLiveHeap ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", sampled >> 20, (double) sampled / index.size()) : ""));
+        return table;
+    }
+
+    /** The plies over the partitions, each a Spark stage that shuffles the kings' un-moves; returns the last slices, kept. */
+    private JavaRDD<TableSlice> solvePlies(Material material, PositionIndex index, MoveGenerator gen, JavaRDD<TableSlice> slices, int partitions,
+                                           int[] partitionOfKingPair, long frontier, int lastEvent, WorkFolder work, int firstPly, LiveHeap heap)
+            throws IOException {
+        ShuffleMeter meter = new ShuffleMeter(jsc.sc());
+        try {
+            int failures = 0;
+            for (int q = Math.max(firstPly, 1); frontier > 0 || q <= lastEvent; q++) {
+                long plyStart = System.nanoTime();
+                ShuffleMeter.Reading before = meter.read();
+                int ply = q;
+                JavaRDD<TableSlice> next = keep(slices.zipPartitions(
+                        slices.mapPartitionsToPair(own -> own.next().kingUnmoves(ply - 1, index, gen, partitionOfKingPair))
+                                .partitionBy(new ToPartition(partitions)).values(),
+                        (own, kingKeys) -> {
+                            TableSlice s = own.next();
+                            s.apply(ply, index, gen, kingKeys);
+                            return List.of(s).iterator();
+                        }));
+                try {
+                    frontier = frontier(next);
+                    if (work != null) {
+                        work.save(next, WorkFolder.TABLE_SLICES, q);
+                        work.finish(q, Map.of("endgame", material.name(), "ply", q));
+                    }
+                    failures = 0;
+                } catch (Exception e) { // SparkException, checked, comes through Scala undeclared
+                    // an executor lost with its slices: they are updated in place, so go back to the last ply saved
+                    int saved = work == null ? -1 : work.lastLevel();
+                    if (saved < 0 || ++failures > 3) throw e;
+                    progress.accept(String.format("%s: ply %d failed (%s); continuing from ply %d saved in %s", material.name(), q,
+                            e.getMessage() == null ? e : e.getMessage().lines().findFirst().orElse(""), saved, work.location()));
+                    next.unpersist(false);
+                    slices.unpersist(false);
+                    slices = keep(work.load(jsc, WorkFolder.TABLE_SLICES, saved));
+                    frontier = frontier(slices);
+                    q = saved;
+                    continue;
+                }
+                slices.unpersist(false);
+                slices = next;
+                if (q % 10 == 0) heap.sample();
+                ShuffleMeter.Reading moved = meter.read().minus(before);
+                progress.accept(String.format("%s: ply %2d: %,d %s  (%.2f s, shuffled %,d bytes)", material.name(), q, frontier,
+                        q % 2 == 1 ? "wins" : "losses", (System.nanoTime() - plyStart) / 1e9, moved.bytes()));
+            }
+            return slices;
+        } finally {
+            meter.close();
+        }
+    }
+
+    private static long frontier(JavaRDD<TableSlice> slices) {
+        return slices.map(s -> (long) s.frontierSize).reduce(Long::sum);
+    }
+
+    /** Kept in memory as objects once the next job makes them: each ply updates the same slices in place. */
+    private static JavaRDD<TableSlice> keep(JavaRDD<TableSlice> slices) {
+        return slices.persist(StorageLevel.MEMORY_ONLY());
+    }
+
+    /**
+     * The largest heap left after any garbage collection while it listens: the live data at its peak (the driver and,
+     * in local mode, its executors), not the garbage a heap's peak use also counts.
+     */
+    static final class LiveHeap implements NotificationListener, AutoCloseable {
+        private final AtomicLong peak = new AtomicLong();
+        private final boolean sampling;
+        private long sampled;
+
+        LiveHeap(boolean sampling) {
+            this.sampling = sampling;
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
+                if (gc instanceof NotificationEmitter emitter) emitter.addNotificationListener(this, null, null);
+        }
+
+        @Override public void handleNotification(Notification notification, Object handback) {
+            if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) return;
+            GcInfo info = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData()).getGcInfo();
+            long used = info.getMemoryUsageAfterGc().values().stream().mapToLong(MemoryUsage::getUsed).sum();
+            peak.accumulateAndGet(used, Math::max);
+        }
+
+        long peak() { return peak.get(); }
+
+        /**
+         * With sampling on, a full collection and the heap left after it: the live data at this point, none of the
+         * garbage that a young collection leaves in the old generation (and so counts in {@link #peak}).
+         */
+        void sample() {
+            if (!sampling) return;
+            System.gc();
+            sampled = Math.max(sampled, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
+        }
+
+        /** The largest live heap sampled, 0 without sampling. */
+        long sampled() { return sampled; }
+
+        @Override public void close() {
+            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+                try {
+                    if (gc instanceof NotificationEmitter emitter) emitter.removeNotificationListener(this);
+                } catch (ListenerNotFoundException e) {
+                    // not listening there
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package tablebase.output;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.chess.Piece;
+import tablebase.chess.PieceType;
+import tablebase.chess.Square;
+
+/**
+ * What the whole table looks like, computed with Spark SQL over its Parquet views: positions and results per side
+ * to move (rows weighted by the positions they stand for), the DTM histograms of wins and losses, the deepest
+ * positions, and for every piece what its square does to the result (over every position, not the canonical rows).
+ */
+public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> deepest, List<PieceSquares> byPiece) {
+
+    /**
+     * One side to move: its legal positions, its wins and losses, and the histogram of their DTM, index = DTM.
+     * "Decided" is what the side that mates gets: White's wins with White to move, Black's losses with Black to move.
+     */
+    public record Side(Color side, long legal, long wins, long losses, long[] winHistogram, long[] lossHistogram) {
+        public long decided() { return side == Color.WHITE ? wins : losses; }
+
+        /** The histogram of the decided positions. */
+        public long[] histogram() { return side == Color.WHITE ? winHistogram : lossHistogram; }
+
+        public int maxDtm() { return histogram().length - 1; }
+
+        public double meanDtm() {
+            long[] h = histogram();
+            long n = 0, weighted = 0;
+            for (int d = 0; d < h.length; d++) { n += h[d]; weighted += d * h[d]; }
+            return n == 0 ? 0 : (double) weighted / n;
+        }
+
+        public long drawn() { return legal - wins - losses; }
+
+        public double decidedShare() { return (double) decided() / legal; }
+    }
+
+    /** One of the deepest positions of a side (a canonical row). */
+    public record Deepest(Color side, String result, int dtm, String fen, String bestMove) {}
+
+    /**
+     * What one piece's square does to the result, White to move: the share of positions White wins and the mean DTM
+     * of those wins, by square; NaN where the piece never stands or White never wins. {@code among} says which
+     * positions count ("light-square bishop" when White has a bishop, else "").
+     */
+    public record PieceSquares(String piece, String column, String among, double[] winShare, double[] meanWinDtm) {}
+
+    public static final int DEEPEST_PER_SIDE = 10;
+
+    public static TableStats compute(SparkSession spark, TableView view) {
+        String t = view.name();
+        Material material = view.material();
+        List<String> columns = material.columnNames();
+        String whiteKing = columns.get(material.kingIndex(Color.WHITE)), blackKing = columns.get(material.kingIndex(Color.BLACK));
+
+        // one pass over the rows: positions per side to move, result and DTM (a draw's DTM is null)
+        List<Row> groups = spark.sql("SELECT stm, result, dtm, sum(positions) FROM " + t + " GROUP BY stm, result, dtm").collectAsList();
+        Map<Color, Side> sides = new EnumMap<>(Color.class);
+        for (Color c : Color.values()) {
+            String stm = String.valueOf(c.fenLetter());
+            long legal = 0;
+            long[][] byResult = new long[2][]; // win, loss
+            for (int r = 0; r < 2; r++) {
+                String result = r == 0 ? "win" : "loss";
+                int max = groups.stream().filter(g -> g.getString(0).equals(stm) && g.getString(1).equals(result))
+                        .mapToInt(g -> g.getInt(2)).max().orElse(-1);
+                byResult[r] = new long[max + 1];
+            }
+            for (Row g : groups) {
+                if (!g.getString(0).equals(stm)) continue;
+                legal += g.getLong(3);
+                if (!g.getString(1).equals("draw")) byResult[g.getString(1).equals("win") ? 0 : 1][g.getInt(2)] = g.getLong(3);
+            }
+            sides.put(c, new Side(c, legal, Arrays.stream(byResult[0]).sum(), Arrays.stream(byResult[1]).sum(), byResult[0], byResult[1]));
+        }
+
+        List<Deepest> deepest = new ArrayList<>();
+        for (Color c : Color.values()) {
+            for (Row r : spark.sql("SELECT result, dtm, fen, best_move FROM " + t + " WHERE stm = '" + c.fenLetter()
+                    + "' AND result != 'draw' ORDER BY dtm DESC, key LIMIT " + DEEPEST_PER_SIDE).collectAsList())
+                deepest.add(new Deepest(c, r.getString(0), r.getInt(1), r.getString(2), r.getString(3)));
+        }
+        // With a bishop, one bishop colour shows where the mate happens (the corners of the bishop's colour).
+        int bishop = material.pieces().indexOf(new Piece(Color.WHITE, PieceType.BISHOP));
+        String among = bishop < 0 ? "" : "light-square bishop";
+        String where = bishop < 0 ? "" : " AND " + lightSquare(columns.get(bishop));
+        return new TableStats(view, sides, deepest, byPiece(spark, view, among, where));
+    }
+
+    /** Every piece's board in one pass over every position: its column and square stacked into rows, then grouped. */
+    private static List<PieceSquares> byPiece(SparkSession spark, TableView view, String among, String where) {
+        Material material = view.material();
+        List<String> columns = material.columnNames();
+        StringBuilder stack = new StringBuilder("stack(" + columns.size());
+        for (String c : columns) stack.append(", '").append(c).append("', ").append(c);
+        stack.append(")");
+        Map<String, double[][]> boards = new java.util.LinkedHashMap<>();
+        for (String c : columns) {
+            double[][] board = new double[2][64];
+            for (double[] b : board) Arrays.fill(b, Double.NaN);
+            boards.put(c, board);
+        }
+        for (Row r : spark.sql("SELECT piece, sq, avg(IF(result = 'win', 1D, 0D)) AS share, avg(IF(result = 'win', dtm, NULL)) AS mean"
+                + " FROM " + view.everyPosition() + " LATERAL VIEW " + stack + " s AS piece, sq WHERE stm = 'w'" + where
+                + " GROUP BY piece, sq").collectAsList()) {
+            double[][] board = boards.get(r.getString(0));
+            int sq = Square.parse(r.getString(1));
+            board[0][sq] = r.getDouble(2);
+            board[1][sq] = r.isNullAt(3) ? Double.NaN : r.getDouble(3);
+        }
+        List<PieceSquares> pieces = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            Piece p = material.piece(i);
+            String column = columns.get(i), number = column.replaceAll("\\D", ""); // "wq2": the second White queen
+            String name = (p.color() == Color.WHITE ? "White " : "Black ") + p.type().name().toLowerCase() + (number.isEmpty() ? "" : " " + number);
+            double[][] board = boards.get(column);
+            pieces.add(new PieceSquares(name, column, among, board[0], board[1]));
+        }
+        return pieces;
+    }
+
+    /** SQL: the square named in {@code column} ('c4') is light, file + rank odd. */
+    static String lightSquare(String column) {
+        return "(ascii(" + column + ") + cast(substr(" + column + ", 2, 1) AS INT)) % 2 = 1"; // ascii('a') + 1 is even: a1 is dark
+    }
+}

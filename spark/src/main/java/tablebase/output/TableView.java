@@ -1,0 +1,95 @@
+package tablebase.output;
+
+import java.io.IOException;
+import java.nio.file.NoSuchFileException;
+import java.util.Map;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.api.java.UDF1;
+import org.apache.spark.sql.api.java.UDF2;
+import org.apache.spark.sql.types.DataTypes;
+import tablebase.chess.Fen;
+import tablebase.chess.Material;
+import tablebase.chess.Position;
+import tablebase.chess.PositionIndex;
+import tablebase.chess.Square;
+import tablebase.probe.Manifest;
+
+/**
+ * A generated table's Parquet export registered as Spark SQL views named after its endgame: {@code kbnk}, its rows
+ * (canonical positions, each standing for {@code positions} positions), and {@code kbnk_positions}, every position
+ * those rows stand for, one row each. The folder may be on any filesystem Spark reads (a local folder,
+ * {@code hdfs://}, ...).
+ */
+public record TableView(Material material, String name, String folder) {
+
+    /** Reads the folder's manifest for the endgame and registers {@code folder/parquet} under its name. */
+    public static TableView register(SparkSession spark, String folder) throws IOException {
+        Path root = new Path(folder);
+        FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
+        Path parquet = new Path(root, TableExport.PARQUET), manifest = new Path(root, Manifest.FILE);
+        if (!fs.isDirectory(parquet) || !fs.isFile(manifest))
+            throw new NoSuchFileException(folder + ": not a generated table (it needs " + TableExport.PARQUET + "/ and "
+                    + Manifest.FILE + "; make one with jobs/generate)");
+        Map<String, Object> read = TableExport.readManifest(fs, manifest);
+        if (!(read.get("endgame") instanceof String e)) throw new IOException(manifest + " names no endgame");
+        Material material = Material.parse(e);
+        String name = material.name().toLowerCase();
+        spark.read().parquet(parquet.toString()).createOrReplaceTempView(name);
+        spark.udf().register(CANONICAL_FEN, (UDF1<String, String>) TableView::canonicalFen, DataTypes.StringType);
+        spark.udf().register(IMAGE_SYMMETRIES, (UDF1<String, int[]>) fen -> Fen.parse(fen).distinctImages(),
+                DataTypes.createArrayType(DataTypes.IntegerType));
+        spark.udf().register(IMAGE_FEN, (UDF2<String, Integer, String>) (fen, s) -> Fen.of(Fen.parse(fen).transform(s)), DataTypes.StringType);
+        spark.sql(everyPositionView(material, name));
+        return new TableView(material, name, folder);
+    }
+
+    /** SQL functions of the view of every position: the symmetries giving a row's distinct images, and an image's FEN. */
+    static final String IMAGE_SYMMETRIES = "image_symmetries", IMAGE_FEN = "image_fen";
+
+    /**
+     * The view of every position, in SQL so that a query computes only the columns it reads: each row of the table
+     * once per symmetry that gives a distinct image (all eight unless {@code positions} says fewer), its squares and
+     * best move moved by that symmetry.
+     */
+    static String everyPositionView(Material material, String table) {
+        StringBuilder select = new StringBuilder("key, stm");
+        for (String piece : material.columnNames()) select.append(", ").append(square(piece)).append(" AS ").append(piece);
+        select.append(", result, dtm, CASE WHEN best_move IS NULL THEN NULL ELSE concat(")
+                .append(square("substr(best_move, 1, 2)")).append(", ").append(square("substr(best_move, 3, 2)"))
+                .append(") END AS best_move, ").append(IMAGE_FEN).append("(fen, symmetry) AS fen, 1 AS positions");
+        return "CREATE OR REPLACE TEMPORARY VIEW " + table + EVERY_POSITION + " AS SELECT " + select + " FROM " + table
+                + " LATERAL VIEW explode(CASE WHEN positions = 8 THEN sequence(0, 7) ELSE " + IMAGE_SYMMETRIES + "(fen) END) images AS symmetry";
+    }
+
+    /** SQL: the square named by {@code name} ('c4') moved by {@code symmetry} as {@link Square#transform} moves it. */
+    private static String square(String name) {
+        String file = "(ascii(" + name + ") - 97)", rank = "(cast(substr(" + name + ", 2, 1) AS INT) - 1)";
+        String f = "(CASE WHEN symmetry & 4 = 0 THEN " + file + " ELSE " + rank + " END)";
+        String r = "(CASE WHEN symmetry & 4 = 0 THEN " + rank + " ELSE " + file + " END)";
+        return "concat(char(97 + CASE WHEN symmetry & 1 = 0 THEN " + f + " ELSE 7 - " + f + " END), char(49 + CASE WHEN symmetry & 2 = 0 THEN "
+                + r + " ELSE 7 - " + r + " END))";
+    }
+
+    /** The suffix of the view of every position: {@code kbnk_positions}. */
+    public static final String EVERY_POSITION = "_positions";
+
+    /** The name of the view of every position. */
+    public String everyPosition() { return name + EVERY_POSITION; }
+
+    /**
+     * The SQL function {@code canonical_fen(fen)}: the FEN of a position's canonical form, the form an indexed
+     * table's rows hold, so {@code WHERE fen = canonical_fen('...')} finds any position; null for a bad FEN.
+     */
+    public static final String CANONICAL_FEN = "canonical_fen";
+
+    static String canonicalFen(String fen) {
+        try {
+            Position p = Fen.parse(fen);
+            return p.isLegal() ? Fen.of(new PositionIndex(p.material()).canonical(p)) : null;
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+}

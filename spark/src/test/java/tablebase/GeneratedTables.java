@@ -1,0 +1,36 @@
+package tablebase;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import tablebase.cli.Generate;
+
+/**
+ * Tables generated once per test JVM through the generate command, side by side in one folder (as a user's
+ * {@code --out} folders would be), for every test that reads them: that folder is also a folder of tables.
+ */
+public final class GeneratedTables {
+    private static Path root;
+    private static final Map<String, Path> FOLDERS = new HashMap<>();
+
+    private GeneratedTables() {}
+
+    /** The folder holding every table generated so far, side by side: a folder of tables. */
+    public static synchronized Path root() throws Exception {
+        if (root == null) root = Files.createTempDirectory("generated-tables");
+        return root;
+    }
+
+    /** The folder of {@code endgame}'s table (and, beside it, of its smaller tables), generated on first use. */
+    public static synchronized Path folder(String endgame) throws Exception {
+        Path folder = FOLDERS.get(endgame);
+        if (folder != null) return folder;
+        SparkTestSession.get();
+        folder = root().resolve(endgame.toLowerCase());
+        int exit = Generate.generate(new String[] {"--endgame", endgame, "--out", folder.toString(), "--partitions", "2"});
+        if (exit != 0) throw new IllegalStateException("generate " + endgame + " exited with " + exit);
+        FOLDERS.put(endgame, folder);
+        return folder;
+    }
+}

@@ -1,0 +1,154 @@
+package tablebase.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tablebase.SchemeFileSystem;
+import tablebase.SparkTestSession;
+import tablebase.output.OutputFolder;
+import tablebase.probe.Manifest;
+import tablebase.probe.ProbeResult;
+import tablebase.probe.Tablebase;
+
+/** The generate command's front door: clear one-line errors, exit codes, and nothing half-written. */
+class GenerateCliTest {
+    private static CliRun run(String... args) {
+        return CliRun.of("generate", Generate.USAGE, "", () -> Generate.generate(args));
+    }
+
+    @Test
+    void whatIsNoEndgameOrTooBigIsRefusedInOneLine(@TempDir Path dir) {
+        for (String[] bad : new String[][] {{"KXK", "not an endgame: 'KXK'"}, {"KPK", "not an endgame: 'KPK'"},
+                {"KK", "KK is two bare kings"}, {"KQRKQR", "up to 5"}, {"KBNKK", "not an endgame"}}) {
+            CliRun r = run("--endgame", bad[0], "--out", dir.resolve("t").toString());
+            assertEquals(1, r.exit(), bad[0]);
+            assertTrue(r.err().startsWith("generate: error: ") && r.err().contains(bad[1]), r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+        }
+        assertFalse(Files.exists(dir.resolve("t")));
+    }
+
+    @Test
+    void aGeneralEndgameWritesItsSmallerTablesBesideItAndReusesThem(@TempDir Path dir) throws Exception {
+        SparkTestSession.get();
+        Path out = dir.resolve("kbkn");
+        CliRun first = run("--endgame", "KBKN", "--out", out.toString(), "--partitions", "2");
+        assertEquals(0, first.exit(), first.err());
+        for (String sub : new String[] {"kbk", "kkn"}) {
+            assertTrue(Files.isRegularFile(dir.resolve(sub).resolve(sub + ".tbl")), sub);
+            assertTrue(first.out().contains("wrote " + sub.toUpperCase()), first.out());
+        }
+        Map<String, Object> manifest = Manifest.read(out.resolve("manifest.json"));
+        assertEquals("KBKN", manifest.get("endgame"));
+        assertEquals(List.of(Map.of("endgame", "KKN", "path", "../kkn"), Map.of("endgame", "KBK", "path", "../kbk")), manifest.get("sub_tables"));
+        byte[] table = Files.readAllBytes(out.resolve("kbkn.tbl"));
+
+        // The probe follows captures into the smaller tables: a White bishop taking the knight leaves KBK, a draw.
+        Tablebase tablebase = Tablebase.open(out);
+        assertEquals(List.of("KBKN", "KBK", "KKN"), tablebase.materials().stream().map(Object::toString).toList());
+        ProbeResult r = tablebase.probe("8/8/8/8/8/2k1n3/8/K1B5 w - - 0 1");
+        assertTrue(r.moves().stream().anyMatch(m -> m.move().isCapture() && m.category() == ProbeResult.Category.DRAW));
+
+        CliRun again = run("--endgame", "KBKN", "--out", out.toString(), "--partitions", "3", "--overwrite");
+        assertEquals(0, again.exit(), again.err());
+        assertTrue(again.out().contains("reusing KBK from") && again.out().contains("reusing KKN from"), again.out());
+        assertArrayEquals(table, Files.readAllBytes(out.resolve("kbkn.tbl")), "the same table from the reused smaller tables");
+
+        Path damaged = dir.resolve("kkn").resolve("kkn.tbl");
+        byte[] bytes = Files.readAllBytes(damaged);
+        bytes[bytes.length - 1] ^= 1;
+        Files.write(damaged, bytes);
+        CliRun refused = run("--endgame", "KBKN", "--out", out.toString(), "--overwrite");
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().contains("does not match the SHA-256"), refused.err());
+        assertEquals(1, refused.err().lines().count(), refused.err());
+        assertArrayEquals(table, Files.readAllBytes(out.resolve("kbkn.tbl")), "a failed run leaves the table in place");
+    }
+
+    @Test
+    void usageMistakesExitWithTwo() {
+        assertEquals(2, run("--endgame", "KBNK").exit());
+        assertEquals(2, run("--endgame", "KBNK", "--out", "x", "--partitions", "0").exit());
+        assertEquals(2, run("--bogus").exit());
+    }
+
+    @Test
+    void anExistingOutputIsRefusedUnlessOverwriteAndThenReplaced(@TempDir Path dir) throws Exception {
+        SparkTestSession.get();
+        Path out = dir.resolve("krk");
+        Files.createDirectories(out);
+        Files.writeString(out.resolve("old.txt"), "old");
+        CliRun refused = run("--endgame", "KRK", "--out", out.toString());
+        assertEquals(1, refused.exit());
+        assertTrue(refused.err().contains("already exists (pass --overwrite"), refused.err());
+        assertTrue(Files.exists(out.resolve("old.txt")));
+
+        assertEquals(0, run("--endgame", "KRK", "--out", out.toString(), "--overwrite", "--partitions", "2").exit());
+        assertFalse(Files.exists(out.resolve("old.txt")));
+        assertEquals("KRK", Manifest.read(out.resolve("manifest.json")).get("endgame"));
+        assertFalse(Files.exists(out.resolve("krk.bin")), "the packed format is KBNK's only");
+        try (Stream<Path> siblings = Files.list(dir)) {
+            assertEquals(1, siblings.count(), "no staging or old folder is left behind");
+        }
+    }
+
+    @Test
+    void anUnwritableParentIsAClearError(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("plain-file"), "x");
+        CliRun r = run("--endgame", "KBNK", "--out", file.resolve("table").toString());
+        assertEquals(1, r.exit());
+        assertTrue(r.err().startsWith("generate: error: cannot create"), r.err());
+    }
+
+    @Test
+    void aFailureBeforeTheCommitLeavesNothingAtTheFinalPath(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("table");
+        try (OutputFolder folder = OutputFolder.prepare(out.toString(), false, new Configuration());
+             java.io.OutputStream half = folder.create("kbnk.tbl")) {
+            half.write("half".getBytes());
+            // no commit: the run failed
+        }
+        assertFalse(Files.exists(out));
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(0, left.count());
+        }
+    }
+
+    @Test
+    void aTableIsWrittenOnAFileSystemThatOnlyTheRunsHadoopSettingsName(@TempDir Path dir) throws Exception {
+        SchemeFileSystem.register(SparkTestSession.context().hadoopConfiguration()); // the test JVM's session is already running
+        CliRun r = run("--endgame", "KRK", "--out", SchemeFileSystem.uri(dir.resolve("krk")), "--partitions", "2",
+                "--conf", SchemeFileSystem.sparkConf());
+        assertEquals(0, r.exit(), r.err());
+        assertEquals("KRK", Manifest.read(dir.resolve("krk").resolve("manifest.json")).get("endgame"));
+        assertTrue(Files.isRegularFile(dir.resolve("krk").resolve("krk.tbl")));
+    }
+
+    @Test
+    void aRefusedOutputFolderLeavesNoFileSystemOpen(@TempDir Path dir) throws Exception {
+        Configuration hadoop = new Configuration();
+        SchemeFileSystem.register(hadoop);
+        Files.createDirectories(dir.resolve("taken"));
+        Path file = Files.writeString(dir.resolve("plain-file"), "x");
+        int open = SchemeFileSystem.OPEN.get();
+        assertThrows(java.nio.file.FileAlreadyExistsException.class,
+                () -> OutputFolder.prepare(SchemeFileSystem.uri(dir.resolve("taken")), false, hadoop));
+        assertThrows(java.io.IOException.class, () -> OutputFolder.prepare(SchemeFileSystem.uri(file.resolve("table")), false, hadoop));
+        assertEquals(open, SchemeFileSystem.OPEN.get(), "file systems left open");
+        try (OutputFolder ok = OutputFolder.prepare(SchemeFileSystem.uri(dir.resolve("free")), false, hadoop)) {
+            assertEquals(open + 1, SchemeFileSystem.OPEN.get(), "the count sees an open one");
+        }
+        assertEquals(open, SchemeFileSystem.OPEN.get());
+    }
+}

@@ -1,0 +1,110 @@
+package tablebase.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tablebase.GeneratedTables;
+import tablebase.KbnkTable;
+import tablebase.SparkTestSession;
+import tablebase.output.TableExport;
+import tablebase.probe.Manifest;
+
+/** jobs/stats over KQKR and jobs/sql over KBNK, on the test JVM's Spark session. */
+class StatsAndSqlCliTest {
+    private static Path folder;
+
+    @BeforeAll
+    static void table() throws Exception {
+        folder = KbnkTable.folder();
+        SparkTestSession.get();
+    }
+
+    private static CliRun sql(String... args) { return CliRun.of("sql", Sql.USAGE, "", () -> Sql.sql(args)); }
+
+    @Test
+    void statsOfKqkrPrintsBothSidesResultsAndDrawsEveryPiecesBoards(@TempDir Path plots) throws Exception {
+        Path kqkr = GeneratedTables.folder("KQKR");
+        Map<?, ?> positions = (Map<?, ?>) Manifest.read(kqkr.resolve(Manifest.FILE)).get("positions");
+        CliRun r = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--table", kqkr.toString(), "--plots", plots.toString()}));
+        assertEquals(0, r.exit(), r.err());
+        for (String side : List.of("white_to_move", "black_to_move"))
+            for (String result : List.of("win", "loss", "draw"))
+                assertTrue(r.out().contains(String.format("%,d", ((Number) ((Map<?, ?>) positions.get(side)).get(result)).longValue())), side + " " + result);
+        assertTrue(r.out().contains("Mean DTM of White's wins by Black rook square"), r.out());
+        assertTrue(r.out().contains("White wins    White loses     Black wins    Black loses"), r.out());
+        List<String> files = List.of("dtm_histogram.png", "win_share_by_wk.png", "mean_dtm_by_wk.png", "win_share_by_wq.png", "mean_dtm_by_wq.png",
+                "win_share_by_bk.png", "mean_dtm_by_bk.png", "win_share_by_br.png", "mean_dtm_by_br.png");
+        try (var written = Files.list(plots)) {
+            assertEquals(files.stream().sorted().toList(), written.map(f -> f.getFileName().toString()).sorted().toList());
+        }
+        // drawn, not blank: the histogram's bars in White's colour, each board's squares at both ends of the colour ramp
+        assertTrue(pixels(plots.resolve("dtm_histogram.png"), 0x3B7DD8) > 1_000, "White's bars");
+        for (String board : files.subList(1, files.size())) {
+            assertTrue(pixels(plots.resolve(board), 0x440154) > 500, board + ": the lowest squares");
+            assertTrue(pixels(plots.resolve(board), 0xFDE725) > 500, board + ": the highest squares");
+        }
+    }
+
+    /** How many pixels of an image have exactly this colour. */
+    private static long pixels(Path png, int rgb) throws Exception {
+        BufferedImage image = ImageIO.read(png.toFile());
+        long n = 0;
+        for (int y = 0; y < image.getHeight(); y++)
+            for (int x = 0; x < image.getWidth(); x++) if ((image.getRGB(x, y) & 0xFFFFFF) == rgb) n++;
+        return n;
+    }
+
+    @Test
+    void sqlPrintsAnAlignedTableCsvOrJsonLines() throws Exception {
+        String query = "SELECT stm, count(*) AS positions, max(dtm) AS max_dtm FROM kbnk GROUP BY stm ORDER BY stm";
+        long white = SparkTestSession.session().read().parquet(folder.resolve(TableExport.PARQUET).toString())
+                .filter("stm = 'w'").count();
+        CliRun aligned = sql("--table", folder.toString(), query);
+        assertEquals(0, aligned.exit(), aligned.err());
+        List<String> lines = aligned.out().lines().toList();
+        assertEquals("stm | positions | max_dtm", lines.get(0));
+        assertTrue(lines.get(1).matches("-+\\+-+\\+-+"), lines.get(1));
+        assertTrue(lines.get(3).matches("w +\\| +" + white + " \\| +33"), lines.get(3));
+        assertEquals(lines.get(0).length(), lines.get(3).length());
+        assertEquals("(2 rows)", lines.get(4));
+
+        CliRun csv = sql("--table", folder.toString(), "--csv", query);
+        assertEquals(List.of("stm,positions,max_dtm", "b," + (csv.out().lines().toList().get(1).split(",")[1]) + ",33",
+                "w," + white + ",33"), csv.out().lines().toList());
+
+        CliRun json = sql("--table", folder.toString(), "--json", query);
+        List<String> objects = json.out().lines().toList();
+        assertEquals(2, objects.size());
+        assertEquals(white, new ObjectMapper().readTree(objects.get(1)).get("positions").asLong());
+    }
+
+    @Test
+    void badQueriesAndMissingTablesAreOneLineErrors(@TempDir Path empty) throws Exception {
+        CliRun bad = sql("--table", folder.toString(), "SELECT nope FROM kbnk");
+        assertEquals(1, bad.exit());
+        assertEquals(1, bad.err().lines().count(), bad.err());
+        assertTrue(bad.err().startsWith("sql: error: bad query: [UNRESOLVED_COLUMN"), bad.err());
+        CliRun unparsable = sql("--table", folder.toString(), "SELEKT 1");
+        assertEquals(1, unparsable.exit());
+        assertTrue(unparsable.err().contains("bad query"), unparsable.err());
+        CliRun missing = sql("--table", empty.toString(), "SELECT 1");
+        assertEquals(1, missing.exit());
+        assertTrue(missing.err().contains("not a generated table"), missing.err());
+        assertEquals(2, sql("--table", folder.toString(), "--csv", "--json", "SELECT 1").exit());
+        assertEquals(2, sql("--table", folder.toString()).exit());
+        CliRun stats = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--table", empty.toString()}));
+        assertEquals(1, stats.exit());
+        assertEquals(1, stats.err().lines().count(), stats.err());
+        assertTrue(Files.exists(empty));
+    }
+}

@@ -1,0 +1,172 @@
+package tablebase.generate;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tablebase.BruteForce;
+import tablebase.SchemeFileSystem;
+import tablebase.SparkTestSession;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.chess.Move;
+import tablebase.chess.Position;
+import tablebase.output.KbnkTableTest;
+import tablebase.output.PackedTable;
+import tablebase.table.SolvedTable;
+import tablebase.table.TablePlan;
+
+/** The engine against the brute force, published maxima, and its own consistency where Black has pieces. */
+class TableSolverTest {
+    private static final int UNDECIDED = -1, NONE = -2;
+
+    /** {@code material} and every table it needs, solved in plan order. */
+    static Map<Material, SolvedTable> solve(Material material, int partitions) throws java.io.IOException {
+        // small tables too are split over the partitions here, so that the shuffled plies are what is tested
+        TableSolver solver = new TableSolver(SparkTestSession.context(), partitions, 1, System.out::println);
+        Map<Material, SolvedTable> tables = new HashMap<>();
+        for (Material m : TablePlan.of(material)) {
+            Map<Material, SolvedTable> smaller = new HashMap<>();
+            for (Material sub : TablePlan.captures(m)) smaller.put(sub, tables.get(sub));
+            tables.put(m, solver.solve(m, smaller));
+        }
+        return tables;
+    }
+
+    private static int ply(SolvedTable table, Position p) {
+        return table.ply(table.index().index(p), p.sideToMove() == Color.WHITE ? 0 : 1);
+    }
+
+    @Test
+    void threePieceTablesMatchTheBruteForceEverywhere() throws Exception {
+        Map<String, Integer> published = Map.of("KQK", 10, "KRK", 16, "KBK", 0, "KNK", 0); // longest wins, White to move
+        for (String name : new String[] {"KQK", "KRK", "KBK", "KNK"}) {
+            Material m = Material.parse(name);
+            SolvedTable t = solve(m, 3).get(m);
+            assertEquals(published.get(name), t.longestWin(Color.WHITE), name);
+            BruteForce expected = BruteForce.solve(m);
+            long checked = 0;
+            for (long key = 0; key < 1L << 19; key++) {
+                Position p = Position.fromKey(m, key);
+                if (p.key() != key || !p.isLegal()) continue;
+                int ply = ply(t, p);
+                int want = p.sideToMove() == Color.WHITE
+                        ? (expected.whiteDtm(key) > 0 ? 2 * expected.whiteDtm(key) - 1 : UNDECIDED)
+                        : (expected.blackDtm(key) >= 0 ? 2 * expected.blackDtm(key) : UNDECIDED);
+                assertEquals(want, ply, () -> name + " " + p);
+                checked++;
+            }
+            assertTrue(checked > 100_000);
+        }
+    }
+
+    @Test
+    void kbbksLongestWinIs19WithTheTwoBishopsCountedOnce() throws Exception {
+        SolvedTable kbbk = solve(Material.parse("KBBK"), 4).get(Material.parse("KBBK"));
+        assertEquals(462L * 64 * 63 / 2, kbbk.index().size());
+        assertEquals(19, kbbk.longestWin(Color.WHITE), "published: the longest KBBK win is 19 moves");
+        assertEquals(0, kbbk.longestWin(Color.BLACK));
+    }
+
+    @Test
+    void knnkHasNoForcedWinOnlyMatesInOneThatBlackWalkedInto() throws Exception {
+        SolvedTable knnk = solve(Material.parse("KNNK"), 4).get(Material.parse("KNNK"));
+        assertEquals(1, knnk.longestWin(Color.WHITE), "White wins only where a mate in one is on the board");
+        long checkmates = 0, lostWithAMove = 0, mateInOne = 0;
+        long[][] counts = knnk.plyCounts();
+        checkmates += counts[1][0];
+        mateInOne += counts[0][1];
+        for (int ply = 2; ply <= SolvedTable.MAX_PLY; ply++) lostWithAMove += counts[1][ply];
+        assertEquals(0, lostWithAMove, "no Black-to-move position that is not yet mate is lost: the knights cannot force mate");
+        assertTrue(checkmates > 0 && mateInOne > 0, checkmates + " checkmates, " + mateInOne + " mates in one");
+    }
+
+    @Test
+    void kbnkOverFourPartitionsAgreesWithTheSeedFileOnRandomPositions() throws Exception {
+        SolvedTable kbnk = solve(Material.parse("KBNK"), 4).get(Material.parse("KBNK"));
+        assertEquals(33, kbnk.longestWin(Color.WHITE));
+        // the seed's file, byte for byte the one the earlier lone-king job wrote (KbnkTableTest checks its SHA-256)
+        PackedTable seed = PackedTable.open(tablebase.KbnkTable.folder().resolve("kbnk.bin"));
+        java.util.Random random = new java.util.Random(12);
+        for (int t = 0; t < 200_000; t++) {
+            Position p = Position.randomLegal(kbnk.material(), random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
+            int dtm = p.sideToMove() == Color.WHITE ? seed.lookup(p).dtm() : KbnkTableTest.blackDepth(seed, p);
+            int want = p.sideToMove() == Color.WHITE ? (dtm == 0 ? UNDECIDED : 2 * dtm - 1) : (dtm < 0 ? UNDECIDED : 2 * dtm);
+            assertEquals(want, ply(kbnk, p), p::toString);
+        }
+    }
+
+    @Test
+    void kqkrsLongestWinIs35AndKrkrFollowsFromItsSuccessorsEverywhere() throws Exception {
+        Material kqkr = Material.parse("KQKR");
+        assertEquals(35, solve(kqkr, 4).get(kqkr).longestWin(Color.WHITE), "published: the longest KQKR win is 35 moves");
+        Map<Material, SolvedTable> tables = solve(Material.parse("KRKR"), 3);
+        SolvedTable krkr = tables.get(Material.parse("KRKR"));
+        long checked = 0, decided = 0;
+        for (long i = 0; i < krkr.index().size(); i++) {
+            for (Color side : Color.values()) {
+                int entry = krkr.ply(i, side == Color.WHITE ? 0 : 1);
+                if (entry == NONE) continue;
+                Position p = krkr.index().position(i, side);
+                assertEquals(fromSuccessors(p, tables), entry, p::toString);
+                checked++;
+                if (entry >= 0) decided++;
+            }
+        }
+        assertTrue(checked > 2_000_000 && decided > 100_000, checked + " positions, " + decided + " decided");
+    }
+
+    @Test
+    void oneTaskAndTwoOrThreePartitionsGiveTheSameResults() throws Exception {
+        Material kqkr = Material.parse("KQKR");
+        Map<Material, SolvedTable> split = solve(kqkr, 3);
+        assertTrue(java.util.Arrays.equals(split.get(kqkr).results(), solve(kqkr, 2).get(kqkr).results()), "KQKR over 2 and 3 partitions");
+        TableSolver whole = new TableSolver(SparkTestSession.context(), 3, System.out::println);
+        SolvedTable alone = whole.solve(kqkr, Map.of(Material.parse("KQK"), split.get(Material.parse("KQK")),
+                Material.parse("KKR"), split.get(Material.parse("KKR"))));
+        assertTrue(java.util.Arrays.equals(split.get(kqkr).results(), alone.results()), "KQKR in one task differs from 3 partitions");
+    }
+
+    @Test
+    void aWorkFolderResumesFromItsLastSavedPlyAndRefusesAnotherSplit(@TempDir java.nio.file.Path dir) throws Exception {
+        Material krk = Material.parse("KRK");
+        // on a file system that only the run's Hadoop settings name, as s3a:// with its credentials would be
+        SchemeFileSystem.register(SparkTestSession.context().hadoopConfiguration());
+        String work = SchemeFileSystem.uri(dir);
+        List<String> said = new java.util.ArrayList<>();
+        TableSolver solver = new TableSolver(SparkTestSession.context(), 3, 1, said::add);
+        SolvedTable first = solver.solve(krk, Map.of(), work); // its work folder is left: the caller deletes it once written
+        assertTrue(said.stream().anyMatch(l -> l.startsWith("KRK: ply  1:")), String.join("\n", said));
+        said.clear();
+        SolvedTable resumed = solver.solve(krk, Map.of(), work);
+        assertTrue(said.stream().anyMatch(l -> l.startsWith("KRK: resuming from ply ")), String.join("\n", said));
+        assertTrue(said.stream().noneMatch(l -> l.startsWith("KRK: ply  1:")), "no ply done again: " + String.join("\n", said));
+        assertTrue(java.util.Arrays.equals(first.results(), resumed.results()), "the resumed table differs");
+        java.io.IOException other = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
+                () -> new TableSolver(SparkTestSession.context(), 2, 1, said::add).solve(krk, Map.of(), work));
+        assertTrue(other.getMessage().contains("in 3 partitions"), other.getMessage());
+        WorkFolder.deleteTable(work, krk, SparkTestSession.context().hadoopConfiguration());
+        assertTrue(!java.nio.file.Files.exists(dir.resolve("krk")));
+    }
+
+    /** The ply a position's successors imply: a win one ply after the quickest loss reached, else a loss after the longest win. */
+    private static int fromSuccessors(Position p, Map<Material, SolvedTable> tables) {
+        List<Move> moves = p.legalMoves();
+        if (moves.isEmpty()) return p.inCheck() ? 0 : UNDECIDED;
+        int quickestLoss = Integer.MAX_VALUE, longestWin = -1;
+        boolean open = false;
+        for (Move m : moves) {
+            Position after = p.play(m);
+            int ply = after.material().size() == 2 ? UNDECIDED : ply(tables.get(after.material()), after);
+            if (ply < 0) open = true;
+            else if (ply % 2 == 0) quickestLoss = Math.min(quickestLoss, ply);
+            else longestWin = Math.max(longestWin, ply);
+        }
+        if (quickestLoss != Integer.MAX_VALUE) return quickestLoss + 1;
+        return open ? UNDECIDED : longestWin + 1;
+    }
+}

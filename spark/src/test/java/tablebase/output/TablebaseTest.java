@@ -1,0 +1,238 @@
+package tablebase.output;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.stream.IntStream;
+import org.apache.spark.sql.Row;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tablebase.KbnkTable;
+import tablebase.SparkTestSession;
+import tablebase.chess.Color;
+import tablebase.chess.Fen;
+import tablebase.chess.Move;
+import tablebase.chess.Position;
+import tablebase.probe.CorruptTableException;
+import tablebase.probe.IllegalPositionException;
+import tablebase.probe.Manifest;
+import tablebase.probe.MissingTableException;
+import tablebase.probe.ProbeResult.Category;
+import tablebase.probe.ProbeResult.MoveResult;
+import tablebase.probe.ProbeResult;
+import tablebase.probe.Tablebase;
+
+/** Probing KBNK: every position against the Parquet rows, Black against the seed file move by move, lines to mate, errors, threads. */
+class TablebaseTest {
+    private static Path folder;
+    private static Tablebase tablebase;
+    private static PackedTable packed;
+
+    @BeforeAll
+    static void open() throws Exception {
+        folder = KbnkTable.folder();
+        tablebase = Tablebase.open(folder);
+        packed = PackedTable.open(folder.resolve("kbnk.bin"));
+    }
+
+    /** A random legal KBNK position, either bishop colour and side to move. */
+    static Position randomLegal(Random random) {
+        return Position.randomLegal(PackedTable.KBNK, random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
+    }
+
+    @Test
+    void theDtmOfEveryLegalPositionAddsUpToTheParquetRowsWeightedByThePositionsTheyStandFor() {
+        // index: side * 64 + dtm; a draw counted at 63
+        AtomicLongArray counts = new AtomicLongArray(128);
+        IntStream.range(0, 64).parallel().forEach(wk -> {
+            long[] local = new long[128];
+            for (int wb = 0; wb < 64; wb++)
+                for (int wn = 0; wn < 64; wn++)
+                    for (int bk = 0; bk < 64; bk++)
+                        for (Color side : Color.values()) {
+                            Position p = new Position(PackedTable.KBNK, new int[] {wk, wb, wn, bk}, side);
+                            if (!p.isLegal()) continue;
+                            local[side.ordinal() * 64 + (tablebase.probeWdl(p) == 0 ? 63 : Math.abs(tablebase.probeDtm(p)))]++;
+                        }
+            for (int i = 0; i < 128; i++) counts.addAndGet(i, local[i]);
+        });
+        long[] fromParquet = new long[128];
+        for (Row r : SparkTestSession.session().read().parquet(folder.resolve(TableExport.PARQUET).toString())
+                .selectExpr("stm", "coalesce(dtm, 63) AS dtm", "positions").groupBy("stm", "dtm").sum("positions").collectAsList())
+            fromParquet[(r.getString(0).equals("w") ? 0 : 64) + r.getInt(1)] = r.getLong(2);
+        long[] probed = new long[128];
+        for (int i = 0; i < 128; i++) probed[i] = counts.get(i);
+        assertArrayEquals(probed, fromParquet);
+        assertEquals(10_822_184, IntStream.range(1, 63).mapToLong(i -> probed[i]).sum(), "White-to-move wins, both bishop colours");
+        assertEquals(11_188_168, IntStream.range(64, 127).mapToLong(i -> probed[i]).sum(), "Black-to-move losses");
+    }
+
+    @Test
+    void blackResultsAgreeWithAMoveByMoveEvaluationAndParquetsBestDefence() {
+        // move by move, as the KBNK table tests evaluate Black, on random positions
+        Random random = new Random(11);
+        for (int i = 0; i < 200_000; i++) {
+            Position p = randomLegal(random);
+            if (p.sideToMove() == Color.WHITE) continue;
+            assertEquals(KbnkTableTest.blackDepth(packed, p), unsignedDtm(p), p::toString);
+        }
+        // against a sample of Parquet rows, both sides: the probe's DTM and best move are the row's
+        List<Row> sample = SparkTestSession.session().read().parquet(folder.resolve(TableExport.PARQUET).toString())
+                .filter("result != 'draw'").sample(0.05, 3).select("fen", "dtm", "best_move").collectAsList();
+        assertTrue(sample.size() > 50_000, "sampled " + sample.size());
+        for (Row r : sample) {
+            ProbeResult probe = tablebase.probe(r.getString(0));
+            assertEquals(r.getInt(1), probe.dtm(), r::toString);
+            assertEquals(r.getString(2), probe.bestMove() == null ? null : probe.bestMove().uci(), r::toString);
+        }
+    }
+
+    @Test
+    void everyMainlineIsBestPlayToCheckmateOfExactlyTheRightLength() {
+        Random random = new Random(5);
+        List<Position> positions = new ArrayList<>();
+        for (int i = 0; i < 3_000; i++) positions.add(randomLegal(random));
+        positions.add(Fen.parse("8/8/8/8/8/8/4B3/K1kN4 b - - 0 1")); // among the deepest: lost in 33
+        int wins = 0, losses = 0, draws = 0;
+        for (Position start : positions) {
+            ProbeResult r = tablebase.probe(start);
+            assertEquals(new HashSet<>(start.legalMoves()), new HashSet<>(r.moves().stream().map(MoveResult::move).toList()));
+            if (r.category() == Category.DRAW) {
+                draws++;
+                assertNull(r.dtm());
+                assertTrue(r.mainline().isEmpty());
+                if (!r.moves().isEmpty()) assertEquals(Category.DRAW, r.moves().get(0).category(), start::toString);
+                continue;
+            }
+            int d = r.dtm();
+            boolean white = start.sideToMove() == Color.WHITE;
+            if (white) wins++; else losses++;
+            assertEquals(white ? Category.WIN : Category.LOSS, r.category());
+            assertEquals(white ? 2 * d - 1 : 2 * d, r.mainline().size(), start::toString);
+            if (!r.moves().isEmpty()) {
+                assertEquals(r.bestMove(), r.moves().get(0).move());
+                assertEquals(white ? d - 1 : d, r.moves().get(0).dtm(), start::toString);
+            }
+            Position p = start;
+            for (Move m : r.mainline()) {
+                assertTrue(p.legalMoves().contains(m), () -> m.uci() + " in " + start);
+                int before = unsignedDtm(p);
+                p = p.play(m);
+                assertEquals(p.sideToMove() == Color.BLACK ? before - 1 : before, unsignedDtm(p), start::toString);
+            }
+            assertTrue(p.isCheckmate(), () -> "the line from " + start + " ends in " + "a position that is not mate");
+        }
+        assertTrue(wins > 500 && losses > 500 && draws > 50, wins + " wins, " + losses + " losses, " + draws + " draws");
+    }
+
+    /** The moves to mate of whichever side mates, -1 for a draw (the seed's form of a DTM). */
+    private static int unsignedDtm(Position p) {
+        return tablebase.probeWdl(p) == 0 ? -1 : Math.abs(tablebase.probeDtm(p));
+    }
+
+    @Test
+    void drawsAndCapturesAreNamedAsSuch() {
+        ProbeResult capture = tablebase.probe("8/8/8/8/8/8/8/KBNk4 b - - 0 1");
+        assertEquals(Category.DRAW, capture.category());
+        assertEquals("d1c1", capture.bestMove().uci());
+        assertTrue(capture.moves().get(0).move().isCapture());
+        ProbeResult mated = tablebase.probe("k7/8/NK6/8/8/8/6B1/8 b - - 0 1");
+        assertEquals(Category.LOSS, mated.category());
+        assertEquals(0, mated.dtm());
+        assertNull(mated.bestMove());
+        assertTrue(mated.moves().isEmpty() && mated.mainline().isEmpty());
+        ProbeResult stalemate = tablebase.probe("k7/2K5/8/1N6/8/8/8/1B6 b - - 0 1");
+        assertTrue(stalemate.position().isStalemate());
+        assertEquals(Category.DRAW, stalemate.category());
+    }
+
+    @Test
+    void aBadFenOrIllegalPositionAndAMissingMaterialAreDistinctOneLineErrors() {
+        for (String fen : new String[] {"", "nonsense", "8/8/8/8/8/8/1k6/KBN5 w - - 0 1", "8/8/8/8/8/8/2k5/KBN5 w - - 0 1",
+                "8/8/8/8/8/8/8/KBN1k3 x - - 0 1"}) {
+            IllegalPositionException e = assertThrows(IllegalPositionException.class, () -> tablebase.probe(fen), fen);
+            assertTrue(!e.getMessage().isBlank() && !e.getMessage().contains("\n"), e.getMessage());
+            assertThrows(IllegalPositionException.class, () -> tablebase.probeDtm(fen), fen);
+        }
+        Position touching = Fen.parse("8/8/8/8/8/8/1k6/KBN5 w - - 0 1");
+        assertTrue(assertThrows(IllegalPositionException.class, () -> tablebase.probeWdl(touching)).getMessage().contains("the kings touch"));
+        assertTrue(tablebase.getDtm(touching).isEmpty() && tablebase.getWdl(touching).isEmpty());
+        for (String fen : new String[] {"8/8/8/8/8/8/8/KQ4k1 w - - 0 1", "8/8/8/8/8/8/8/KBBk4 w - - 0 1"}) {
+            MissingTableException e = assertThrows(MissingTableException.class, () -> tablebase.probe(fen), fen);
+            assertTrue(e.getMessage().contains(Fen.parse(fen).material().name()), e.getMessage());
+            assertTrue(tablebase.getDtm(Fen.parse(fen)).isEmpty());
+        }
+        Position win = Fen.parse("8/8/8/8/8/2k5/8/KBN5 w - - 0 1");
+        assertEquals(tablebase.probe(win).dtm(), tablebase.getDtm(win).orElseThrow());
+        assertEquals(1, tablebase.getWdl(win).orElseThrow());
+    }
+
+    @Test
+    void openRefusesAMissingFolderOrManifestAWrongSizeAndADamagedFile(@TempDir Path dir) throws Exception {
+        IOException missing = assertThrows(IOException.class, () -> Tablebase.open(dir.resolve("nowhere")));
+        assertTrue(missing.getMessage().contains("no such folder"), missing.getMessage());
+        MissingTableException noManifest = assertThrows(MissingTableException.class, () -> Tablebase.open(dir));
+        assertTrue(noManifest.getMessage().contains("holds no table"), noManifest.getMessage());
+        Path copy = dir.resolve("kbnk");
+        Files.createDirectories(copy);
+        Files.copy(folder.resolve(Manifest.FILE), copy.resolve(Manifest.FILE));
+        Files.write(copy.resolve("kbnk.tbl"), new byte[1000]);
+        CorruptTableException small = assertThrows(CorruptTableException.class, () -> Tablebase.open(copy));
+        assertTrue(small.getMessage().contains("not a packed table"), small.getMessage());
+
+        byte[] bytes = Files.readAllBytes(folder.resolve("kbnk.tbl"));
+        bytes[bytes.length / 2] ^= 1;
+        Files.write(copy.resolve("kbnk.tbl"), bytes);
+        Tablebase.open(copy).close(); // the header and size are right: a SHA-256 check is asked for
+        CorruptTableException damaged = assertThrows(CorruptTableException.class, () -> Tablebase.open(copy, Tablebase.Check.SHA256));
+        assertTrue(damaged.getMessage().contains("does not match the SHA-256"), damaged.getMessage());
+    }
+
+    @Test
+    void oneInstanceServesManyThreadsEachInItsOwnOrderWithTheSameAnswersUntilClosed() throws Exception {
+        Random random = new Random(17);
+        List<Position> positions = new ArrayList<>();
+        for (int i = 0; i < 2_000; i++) positions.add(randomLegal(random));
+        Map<Position, ProbeResult> expected = new HashMap<>();
+        for (Position p : positions) expected.put(p, tablebase.probe(p));
+        assertTrue(expected.values().stream().map(ProbeResult::category).distinct().count() == 3, "wins, losses and draws");
+        try (Tablebase shared = Tablebase.open(folder)) {
+            ExecutorService pool = Executors.newFixedThreadPool(4);
+            try {
+                List<Future<Map<Position, ProbeResult>>> runs = new ArrayList<>();
+                for (int t = 0; t < 4; t++) {
+                    List<Position> order = new ArrayList<>(positions);
+                    java.util.Collections.shuffle(order, new Random(t)); // every thread at other positions at the same moment
+                    runs.add(pool.submit(() -> {
+                        Map<Position, ProbeResult> answers = new HashMap<>();
+                        for (Position p : order) answers.put(p, shared.probe(p));
+                        return answers;
+                    }));
+                }
+                for (Future<Map<Position, ProbeResult>> run : runs) assertEquals(expected, run.get());
+            } finally {
+                pool.shutdownNow();
+            }
+            shared.close();
+            assertThrows(IllegalStateException.class, () -> shared.probe(positions.get(0)));
+            assertThrows(IllegalStateException.class, () -> shared.probeDtm(positions.get(0)));
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package tablebase.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tablebase.KbnkTable;
+import tablebase.chess.Color;
+import tablebase.chess.Fen;
+import tablebase.chess.Position;
+import tablebase.output.PackedTable;
+import tablebase.probe.ProbeJson;
+import tablebase.probe.Tablebase;
+
+/** /api/probe and the page's assets over real HTTP on loopback. */
+class ProbeServerTest {
+    private static Tablebase table;
+    private static ProbeServer server;
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @BeforeAll
+    static void start() throws Exception {
+        table = Tablebase.open(KbnkTable.folder());
+        server = ProbeServer.start(table, "127.0.0.1", 0, 4);
+    }
+
+    @AfterAll
+    static void stop() { server.close(); }
+
+    private static HttpResponse<String> get(String pathAndQuery) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(server.uri().resolve(pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> probe(String fen) throws Exception {
+        return get("api/probe?fen=" + URLEncoder.encode(fen, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aLegalPositionAnswersTheSameJsonAsProbeJson() throws Exception {
+        Random random = new Random(8);
+        for (int i = 0; i < 200; i++) {
+            Position p = Position.randomLegal(PackedTable.KBNK, i % 2 == 0 ? Color.WHITE : Color.BLACK, random);
+            HttpResponse<String> r = probe(p.toString());
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals("application/json; charset=utf-8", r.headers().firstValue("Content-Type").orElse(""));
+            assertEquals(ProbeJson.text(ProbeJson.of(p.toString(), table.probe(p))), r.body());
+        }
+        JsonNode j = new ObjectMapper().readTree(probe("8/8/8/3k4/8/8/8/KBN5 b - - 0 1").body());
+        assertEquals("loss", j.get("category").asText());
+        assertEquals(2 * j.get("dtm").asInt(), j.get("mainline").size());
+        assertEquals(j.get("mainline").size(), j.get("mainline_san").size());
+    }
+
+    @Test
+    void badInputIsA400WithAJsonErrorAndNoStackTrace() throws Exception {
+        for (String fen : new String[] {"bad", "8/8/8/8/8/8/1k6/KBN5 w - - 0 1", "8/8/8/8/8/8/8/8 w - - 0 1"}) {
+            HttpResponse<String> r = probe(fen);
+            assertEquals(400, r.statusCode(), fen);
+            JsonNode j = new ObjectMapper().readTree(r.body());
+            assertEquals(fen, j.get("fen").asText());
+            assertFalse(j.get("error").asText().isBlank());
+            assertFalse(r.body().contains("Exception") || r.body().contains("\tat "), r.body());
+        }
+        HttpResponse<String> missing = probe("8/8/8/8/8/8/8/KQ4k1 w - - 0 1");
+        assertEquals(404, missing.statusCode());
+        assertTrue(new ObjectMapper().readTree(missing.body()).get("error").asText().contains("no KQK table"), missing.body());
+        assertEquals(400, get("api/probe").statusCode());
+        assertTrue(rawStatusLine("/api/probe?fen=%ZZ").contains(" 400 "), "a broken %-escape");
+        assertEquals(404, get("nope").statusCode());
+        HttpResponse<String> post = HTTP.send(HttpRequest.newBuilder(server.uri().resolve("api/probe?fen=x"))
+                .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, post.statusCode());
+    }
+
+    /** The status line for a request written by hand (java.net.http refuses to send a malformed URI). */
+    private static String rawStatusLine(String target) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            return new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+        }
+    }
+
+    @Test
+    void thePageAndItsAssetsAreServedLocally() throws Exception {
+        HttpResponse<String> page = get("");
+        assertEquals(200, page.statusCode());
+        assertTrue(page.body().contains("<script src=\"app.js\">"), page.body());
+        assertFalse(page.body().contains("http://") || page.body().contains("https://"), "no asset from a CDN");
+        assertEquals(200, get("app.js").statusCode());
+        assertTrue(get("app.js").headers().firstValue("Content-Type").orElse("").startsWith("text/javascript"));
+        assertEquals(200, get("style.css").statusCode());
+    }
+
+    @Test
+    void manyConcurrentClientsGetTheirOwnAnswers() throws Exception {
+        Random random = new Random(9);
+        List<Position> positions = new ArrayList<>();
+        for (int i = 0; i < 400; i++) positions.add(Position.randomLegal(PackedTable.KBNK, Color.WHITE, random));
+        List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+        for (Position p : positions)
+            answers.add(HTTP.sendAsync(HttpRequest.newBuilder(server.uri().resolve("api/probe?fen="
+                    + URLEncoder.encode(p.toString(), StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString()));
+        for (int i = 0; i < positions.size(); i++) {
+            JsonNode j = new ObjectMapper().readTree(answers.get(i).get().body());
+            assertEquals(positions.get(i).toString(), j.get("fen").asText());
+            Integer dtm = table.probe(positions.get(i)).dtm();
+            assertEquals(dtm == null ? "null" : dtm.toString(), j.get("dtm").asText("null"));
+        }
+    }
+
+    @Test
+    void aDamagedTableIsA500WithOneJsonLine(@TempDir Path dir) throws Exception {
+        try (Tablebase damaged = Tablebase.open(KbnkTable.damagedCopy(dir));
+             ProbeServer broken = ProbeServer.start(damaged, "127.0.0.1", 0, 1)) {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(broken.uri().resolve("api/probe?fen="
+                    + URLEncoder.encode("8/8/8/8/8/2k5/8/KBN5 w - - 0 1", StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(500, r.statusCode(), r.body());
+            assertTrue(new ObjectMapper().readTree(r.body()).get("error").asText().startsWith("damaged table: "), r.body());
+            assertEquals(1, r.body().lines().count(), r.body());
+        }
+    }
+
+    @Test
+    void aServerThatFailsToStartLeavesItsPortFree() throws Exception {
+        int port;
+        try (ProbeServer probe = ProbeServer.start(table, "127.0.0.1", 0, 1)) {
+            port = probe.port();
+        }
+        assertThrows(IllegalArgumentException.class, () -> startOnceFree(port, 0)); // no worker threads: refused
+        try (ProbeServer again = startOnceFree(port, 1)) {
+            assertEquals(port, again.port());
+        }
+    }
+
+    /** Starts on {@code port}, waiting up to 5 s for a closed server's socket to be released by its selector thread. */
+    private static ProbeServer startOnceFree(int port, int threads) throws Exception {
+        long end = System.nanoTime() + 5_000_000_000L;
+        while (true) {
+            try {
+                return ProbeServer.start(table, "127.0.0.1", port, threads);
+            } catch (java.net.BindException e) {
+                if (System.nanoTime() > end) throw e;
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    @Test
+    void theTablesServedAreListed() throws Exception {
+        HttpResponse<String> r = get("api/tables");
+        assertEquals(200, r.statusCode());
+        List<String> served = new ArrayList<>();
+        for (JsonNode t : new ObjectMapper().readTree(r.body()).get("tables")) {
+            served.add(t.get("endgame").asText());
+            Position example = Fen.parse(t.get("example").asText());
+            assertEquals(t.get("endgame").asText(), example.material().name());
+            if (example.material().name().equals("KBNK")) assertEquals(1, table.probeWdl(example), "a White win to start from");
+        }
+        assertEquals(table.materials().stream().map(Object::toString).toList(), served);
+        assertTrue(served.contains("KBNK"), served.toString());
+    }
+
+    @Test
+    void anOccupiedPortIsAClearError() {
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(java.net.BindException.class,
+                () -> ProbeServer.start(table, "127.0.0.1", server.port(), 1));
+        assertTrue(e.getMessage().contains("choose another --port"), e.getMessage());
+    }
+}
