@@ -28,7 +28,7 @@ run_main() {
   # shellcheck disable=SC2086
   exec java -Xmx"${DRIVER_MEMORY:-1g}" $gc $opens ${JAVA_OPTS:-} \
     -Dlog4j.configurationFile="$ROOT/jobs/log4j2.properties" \
-    -cp "$JAR:$(cat "$CLASSPATH_FILE")" "$@"
+    -cp "$JAR:$PROBE_JAR:$(cat "$CLASSPATH_FILE")" "$@"
 }
 
 # run_probe CLASS ARGS...: a front door of the probe library, on its own jar alone: no Spark, Hadoop or Scala.
