@@ -27,7 +27,8 @@ public final class KbnkTable {
         Files.createDirectories(copy);
         Files.copy(folder().resolve("manifest.json"), copy.resolve("manifest.json"));
         byte[] bytes = Files.readAllBytes(folder().resolve("kbnk.tbl"));
-        for (int at = 64 + 1; at < bytes.length; at += 2) bytes[at] = (byte) 254; // after the 64-byte header: (result, move) pairs
+        // after the 64-byte header, the result plane and then the move plane, of equal size
+        for (int at = 64 + (bytes.length - 64) / 2; at < bytes.length; at++) bytes[at] = (byte) 254;
         Files.write(copy.resolve("kbnk.tbl"), bytes);
         return copy;
     }

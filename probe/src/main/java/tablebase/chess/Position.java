@@ -93,12 +93,14 @@ public final class Position {
     /** No two pieces on one square: the cheapest part of {@link #illegalReason()}. */
     public boolean piecesApart() { return Long.bitCount(occupied()) == squares.length; }
 
+    public boolean kingsTouch() { return Square.distance(kingSquare(Color.WHITE), kingSquare(Color.BLACK)) <= 1; }
+
     /** Why the position cannot occur, or null when it is legal. */
     public String illegalReason() {
         for (int i = 0; i < squares.length; i++)
             for (int j = i + 1; j < squares.length; j++)
                 if (squares[i] == squares[j]) return "two pieces on " + Square.name(squares[i]);
-        if (Square.distance(kingSquare(Color.WHITE), kingSquare(Color.BLACK)) <= 1) return "the kings touch";
+        if (kingsTouch()) return "the kings touch";
         Color waiting = sideToMove.opponent();
         if ((attacksBy(sideToMove) & Attacks.bit(kingSquare(waiting))) != 0)
             return (waiting == Color.WHITE ? "White" : "Black") + " is in check but it is "

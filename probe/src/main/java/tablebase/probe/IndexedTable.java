@@ -10,9 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import tablebase.chess.Color;
 import tablebase.chess.Material;
 import tablebase.chess.Move;
 import tablebase.chess.Position;
@@ -20,38 +18,41 @@ import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
 
 /**
- * The packed file of any endgame ({@code kqkr.tbl}): two bytes per canonical position and side to move,
- * addressed by {@link PositionIndex}. Little-endian throughout:
+ * The packed file of any endgame ({@code kqkr.tbl}): two bytes per canonical position and side to move, a result
+ * and a best move, addressed by {@link PositionIndex}, in two planes so that a DTM lookup reads the results alone
+ * (half the memory to keep in cache). Little-endian throughout:
  * <pre>
- *   0  8 bytes  magic "TBINDEX1"
- *   8 16 bytes  material, ASCII ("KQKR"), NUL-padded
- *  24  int64    index size N (per side to move)
- *  32 32 bytes  zero
- *  64  entries  entry (index, side) at 64 + 2 * (2 * index + side), side 0 = White to move, 1 = Black:
- *                 byte 0, result: 0 draw, 255 no canonical legal position, else ply + 1 where ply is even
- *                   when the side to move is lost (mated after ply / 2 moves of the opponent) and odd when
- *                   it wins (mates in (ply + 1) / 2)
- *                 byte 1, best move: 255 none, else its rank among the legal moves of the canonical
- *                   position, sorted by from-square then to-square (a1 = 0 .. h8 = 63)
+ *   0      8 bytes  magic "TBINDEX2"
+ *   8     16 bytes  material, ASCII ("KQKR"), NUL-padded
+ *  24      int64    index size N (per side to move)
+ *  32     32 bytes  zero
+ *  64     2N bytes  results: entry (index, side) at 64 + 2 * index + side, side 0 = White to move, 1 = Black;
+ *                     0 draw, 255 no canonical legal position, else ply + 1 where ply is even when the side
+ *                     to move is lost (mated after ply / 2 moves of the opponent) and odd when it wins (mates
+ *                     in (ply + 1) / 2)
+ *  64+2N  2N bytes  best moves, same order: 255 none, else the move's rank among the legal moves of the
+ *                     canonical position, sorted by from-square then to-square (a1 = 0 .. h8 = 63)
  * </pre>
  * A position is looked up through its canonical form (see {@link PositionIndex}); its stored move is mapped
  * back through the inverse of the symmetry that made it canonical.
  */
 public final class IndexedTable {
-    static final byte[] MAGIC = "TBINDEX1".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] MAGIC = "TBINDEX2".getBytes(StandardCharsets.US_ASCII);
     /** Result bytes: a draw, and no canonical legal position. */
     public static final int DRAW = 0, NONE = 255;
     /** The move byte of no stored move. */
     public static final int NO_MOVE = 255;
     static final int HEADER = 64;
-    private static final Comparator<Move> ORDER = Comparator.comparingInt(Move::from).thenComparingInt(Move::to);
 
     private final PositionIndex index;
+    /** Both planes; the moves start at {@link #moves}. */
     private final ByteBuffer entries;
+    private final int moves;
 
-    private IndexedTable(PositionIndex index, ByteBuffer entries) {
+    private IndexedTable(PositionIndex index, ByteBuffer entries, int moves) {
         this.index = index;
         this.entries = entries;
+        this.moves = moves;
     }
 
     /** The size of a packed file of this index: the header and four bytes per index. */
@@ -69,7 +70,7 @@ public final class IndexedTable {
             if (header.remaining() < HEADER) throw new CorruptTableException(file + " is too short to be a packed table");
             byte[] magic = new byte[MAGIC.length];
             header.get(magic);
-            if (!java.util.Arrays.equals(magic, MAGIC)) throw new CorruptTableException(file + " is not a packed table (no TBINDEX1 header)");
+            if (!java.util.Arrays.equals(magic, MAGIC)) throw new CorruptTableException(file + " is not a packed table (no TBINDEX2 header; a table of an older format is generated again)");
             byte[] name = new byte[16];
             header.get(name);
             Material material;
@@ -85,7 +86,7 @@ public final class IndexedTable {
                 throw new CorruptTableException(file + " has " + channel.size() + " bytes; a " + material.name() + " table has " + expected);
             if (expected > Integer.MAX_VALUE) throw new IOException(file + " is too large to map in one piece");
             ByteBuffer entries = channel.map(FileChannel.MapMode.READ_ONLY, HEADER, expected - HEADER);
-            return new IndexedTable(index, entries);
+            return new IndexedTable(index, entries, Math.toIntExact(2 * index.size()));
         }
     }
 
@@ -96,20 +97,17 @@ public final class IndexedTable {
      * is checked for legality, so that a lookup costs one index computation and one read.
      */
     public int ply(Position p) {
-        if (!p.piecesApart()) throw new IllegalPositionException("illegal position: " + p.illegalReason());
-        long i;
-        try {
-            i = index.index(p);
-        } catch (IllegalArgumentException touchingKings) { // the index has no place for them
-            throw new IllegalPositionException("illegal position: " + p.illegalReason());
-        }
-        int result = entries.get((int) (4 * i + 2 * side(p))) & 0xFF;
-        if (result == NONE) {
-            String illegal = p.illegalReason();
-            if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
-            throw new CorruptTableException(material().name() + " table has no entry for the legal position " + p);
-        }
-        return result == DRAW ? -1 : result - 1;
+        if (!p.piecesApart() || p.kingsTouch()) throw refusal(p);
+        int result = entries.get((int) (2 * index.index(p) + side(p))) & 0xFF;
+        if (result == NONE) throw refusal(p);
+        return result - 1; // DRAW is 0
+    }
+
+    /** Why a position has no entry: it is illegal, or the file is damaged. Apart, so that {@link #ply} stays small enough to inline. */
+    private RuntimeException refusal(Position p) {
+        String illegal = p.illegalReason();
+        if (illegal != null) return new IllegalPositionException("illegal position: " + illegal);
+        return new CorruptTableException(material().name() + " table has no entry for the legal position " + p);
     }
 
     /**
@@ -120,7 +118,7 @@ public final class IndexedTable {
     public Move move(Position p, List<Move> legal) {
         int symmetries = index.canonicalSymmetries(p);
         long i = index.index(p, symmetries);
-        int code = entries.get((int) (4 * i + 2 * side(p) + 1)) & 0xFF;
+        int code = entries.get(moves + (int) (2 * i + side(p))) & 0xFF;
         if (code == NO_MOVE) return null;
         if (code >= legal.size()) throw new CorruptTableException(material().name() + " table stores move " + code + " of " + legal.size() + " for " + p);
         int s = Integer.numberOfTrailingZeros(symmetries);
@@ -133,44 +131,35 @@ public final class IndexedTable {
         return legal.get((int) (ranked[code] & 0xFF));
     }
 
-    /** Writes the header and then every block's entries, blocks in index order; returns the entries written. */
-    public static long write(PositionIndex index, java.util.Iterator<byte[]> blockEntries, OutputStream out) throws IOException {
+    /**
+     * Writes the header, the result plane ({@code results}, {@code 2 * index + side}) and then every block's best-move
+     * bytes, blocks in index order.
+     */
+    public static void write(PositionIndex index, byte[] results, java.util.Iterator<byte[]> blockMoves, OutputStream out) throws IOException {
+        if (results.length != 2 * index.size()) throw new IllegalArgumentException(results.length + " results for " + 2 * index.size() + " entries");
         ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
         header.put(MAGIC);
         byte[] name = index.material().name().getBytes(StandardCharsets.US_ASCII);
         header.put(name).put(new byte[16 - name.length]);
         header.putLong(index.size());
         out.write(header.array());
+        out.write(results);
         long written = 0;
-        while (blockEntries.hasNext()) {
-            byte[] bytes = blockEntries.next();
+        while (blockMoves.hasNext()) {
+            byte[] bytes = blockMoves.next();
             out.write(bytes);
-            written += bytes.length / 2;
+            written += bytes.length;
         }
-        if (written != 2 * index.size()) throw new IllegalStateException("wrote " + written + " entries of " + 2 * index.size());
-        return written;
+        if (written != 2 * index.size()) throw new IllegalStateException("wrote " + written + " moves of " + 2 * index.size());
     }
 
-    /** The result bytes of a packed file's stream, {@code 2 * index + side} (for reusing a smaller table). */
+    /** The result plane of a packed file's stream, {@code 2 * index + side} (for reusing a smaller table). */
     public static byte[] readResults(InputStream file, PositionIndex index) throws IOException {
         file.skipNBytes(HEADER);
-        byte[] results = new byte[Math.toIntExact(2 * index.size())];
-        byte[] chunk = new byte[1 << 16];
-        int at = 0;
-        while (at < results.length) {
-            int want = Math.min(chunk.length, 2 * (results.length - at)), got = file.readNBytes(chunk, 0, want);
-            if (got < want) throw new CorruptTableException("a packed " + index.material().name() + " table ends early");
-            for (int k = 0; k < got; k += 2) results[at++] = chunk[k];
-        }
+        byte[] results = file.readNBytes(Math.toIntExact(2 * index.size()));
+        if (results.length < 2 * index.size()) throw new CorruptTableException("a packed " + index.material().name() + " table ends early");
         return results;
     }
 
-    public static List<Move> sortedMoves(Position p) {
-        List<Move> moves = new java.util.ArrayList<>(p.legalMoves());
-        moves.sort(ORDER);
-        if (moves.size() > NO_MOVE) throw new IllegalStateException(moves.size() + " moves do not fit the move byte");
-        return moves;
-    }
-
-    private static int side(Position p) { return p.sideToMove() == Color.WHITE ? 0 : 1; }
+    private static int side(Position p) { return p.sideToMove().ordinal(); } // WHITE 0, BLACK 1
 }

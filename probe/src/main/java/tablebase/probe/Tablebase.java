@@ -34,6 +34,16 @@ public final class Tablebase implements AutoCloseable {
     /** How much {@link #open(Path, Check)} reads: the headers and sizes, or every byte against the manifest's SHA-256. */
     public enum Check { HEADERS, SHA256 }
 
+    /** By result byte (ply + 1, 0 a draw): the signed DTM and the win / draw / loss, looked up rather than branched on. */
+    private static final int[] SIGNED_DTM = new int[256], WDL = new int[256];
+
+    static {
+        for (int ply = 0; ply < 255; ply++) {
+            SIGNED_DTM[ply + 1] = ply % 2 == 1 ? (ply + 1) / 2 : -(ply / 2);
+            WDL[ply + 1] = ply % 2 == 1 ? 1 : -1;
+        }
+    }
+
     private final Map<Material, IndexedTable> tables;
     /** The table the last lookup used: probes of one endgame skip the map (materials are single instances). */
     private IndexedTable last; // racy on purpose: any table read here is a whole, final-field object
@@ -114,19 +124,13 @@ public final class Tablebase implements AutoCloseable {
     }
 
     /** Win, draw or loss for the side to move: 1, 0 or -1. One read of a packed file. */
-    public int probeWdl(Position position) {
-        int ply = ply(position);
-        return ply < 0 ? 0 : ply % 2 == 1 ? 1 : -1;
-    }
+    public int probeWdl(Position position) { return WDL[ply(position) + 1]; }
 
     /**
      * The signed distance to mate in moves: n > 0, the side to move mates in n; -n, it is mated in n; 0, a draw (or
      * checkmate on the board, which {@link #probeWdl} tells apart as a loss). One read of a packed file.
      */
-    public int probeDtm(Position position) {
-        int ply = ply(position);
-        return ply < 0 ? 0 : ply % 2 == 1 ? (ply + 1) / 2 : -(ply / 2);
-    }
+    public int probeDtm(Position position) { return SIGNED_DTM[ply(position) + 1]; }
 
     public int probeWdl(String fen) { return probeWdl(position(fen)); }
 
@@ -168,11 +172,16 @@ public final class Tablebase implements AutoCloseable {
     /** Later probes fail; the mapped files are released with this object. */
     @Override public void close() { closed = true; }
 
+    /** The table of a material: the last one used, else from the map (kept small, so that lookups inline it). */
     private IndexedTable table(Material material) {
-        if (closed) throw new IllegalStateException("this tablebase is closed");
         IndexedTable table = last;
-        if (table != null && table.material() == material) return table;
-        table = tables.get(material);
+        if (table != null && table.material() == material && !closed) return table;
+        return find(material);
+    }
+
+    private IndexedTable find(Material material) {
+        if (closed) throw new IllegalStateException("this tablebase is closed");
+        IndexedTable table = tables.get(material);
         if (table == null)
             throw new MissingTableException("no " + material + " table among " + String.join(", ", materials().stream().map(Material::name).toList()));
         last = table;

@@ -44,20 +44,24 @@ public final class PositionRows {
                 .add("positions", DataTypes.IntegerType, false);
     }
 
-    /** The rows of a table's entries from index {@code lo} (packed-file layout): every canonical legal position, both sides. */
-    public static Iterator<Row> of(PositionIndex index, long lo, byte[] entries) {
+    /**
+     * The rows of a block of a table from index {@code lo}: every canonical legal position, both sides, with its
+     * result from {@code results} (the whole table's, {@code 2 * index + side}) and its best move from {@code bestMoves}
+     * (the block's, {@code 2 * (index - lo) + side}).
+     */
+    public static Iterator<Row> of(PositionIndex index, long lo, byte[] results, byte[] bestMoves) {
         Material material = index.material();
         MoveGenerator gen = new MoveGenerator(material);
         int n = material.size();
         int[] squares = new int[n], moves = new int[256];
-        return LongStream.range(lo, lo + entries.length / 4).boxed().flatMap(i -> {
-            int at = (int) (4 * (i - lo));
-            if ((entries[at] & 0xFF) == SolvedTable.NONE && (entries[at + 2] & 0xFF) == SolvedTable.NONE) return Stream.empty();
+        return LongStream.range(lo, lo + bestMoves.length / 2).boxed().flatMap(i -> {
+            int at = (int) (2 * i);
+            if ((results[at] & 0xFF) == SolvedTable.NONE && (results[at + 1] & 0xFF) == SolvedTable.NONE) return Stream.empty();
             index.decode(i, squares);
             int positions = index.positions(i, squares); // decodes again into squares only on a symmetric king pair
             List<Row> rows = new ArrayList<>(2);
             for (int s = 0; s < 2; s++) {
-                int result = entries[at + 2 * s] & 0xFF, rank = entries[at + 2 * s + 1] & 0xFF, ply = result - 1;
+                int result = results[at + s] & 0xFF, rank = bestMoves[(int) (2 * (i - lo)) + s] & 0xFF, ply = result - 1;
                 if (result == SolvedTable.NONE) continue;
                 Object[] values = new Object[n + 7];
                 values[0] = i;

@@ -64,18 +64,18 @@ public final class TableExport {
         long rest = index.restSize();
         int kingPairs = PositionIndex.kingPairs();
         List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
-        JavaRDD<Tuple2<Long, byte[]>> entries = jsc.parallelize(ids, partitions).map(p -> {
+        JavaRDD<Tuple2<Long, byte[]>> bestMoves = jsc.parallelize(ids, partitions).map(p -> {
             long lo = (long) ((p * (long) kingPairs + partitions - 1) / partitions) * rest;
             long hi = (long) (((p + 1) * (long) kingPairs + partitions - 1) / partitions) * rest;
-            return new Tuple2<>(lo, entries(successors(material, own, subs), index, own.value(), lo, hi));
+            return new Tuple2<>(lo, bestMoves(successors(material, own, subs), index, own.value(), lo, hi));
         });
-        entries.persist(StorageLevel.MEMORY_AND_DISK());
+        bestMoves.persist(StorageLevel.MEMORY_AND_DISK());
         try {
-            spark.createDataFrame(entries.flatMap(e -> PositionRows.of(index, e._1, e._2)), PositionRows.schema(material))
+            spark.createDataFrame(bestMoves.flatMap(e -> PositionRows.of(index, e._1, own.value(), e._2)), PositionRows.schema(material))
                     .write().parquet(new Path(folder.staging(), PARQUET).toString());
             String name = IndexedTable.fileName(material);
             String sha256 = writeHashed(folder.create(name),
-                    out -> IndexedTable.write(index, entries.map(Tuple2::_2).toLocalIterator(), out));
+                    out -> IndexedTable.write(index, table.results(), bestMoves.map(Tuple2::_2).toLocalIterator(), out));
             Map<String, Object> seed = null;
             if (material.equals(PackedTable.KBNK)) {
                 List<Integer> kingSquares = IntStream.range(0, 64).boxed().toList();
@@ -88,7 +88,7 @@ public final class TableExport {
             }
             return writeManifest(table, fileEntry(name, IndexedTable.fileSize(index), sha256), seed, folder, run);
         } finally {
-            entries.unpersist(false);
+            bestMoves.unpersist(false);
             own.destroy(false);
             subs.values().forEach(b -> b.destroy(false));
         }
@@ -102,24 +102,22 @@ public final class TableExport {
     }
 
     /**
-     * The export kernel: the packed file's entries of indexes {@code lo..hi-1}, the result byte and the best move's
-     * rank for each side to move.
+     * The export kernel: the packed file's best-move bytes of indexes {@code lo..hi-1}, {@code 2 * (index - lo) + side}:
+     * the best move's rank among the sorted legal moves, or {@link IndexedTable#NO_MOVE}.
      */
-    static byte[] entries(Successors successors, PositionIndex index, byte[] results, long lo, long hi) {
-        MoveGenerator gen = new MoveGenerator(index.material());
-        byte[] out = new byte[Math.toIntExact(4 * (hi - lo))];
+    static byte[] bestMoves(Successors successors, PositionIndex index, byte[] results, long lo, long hi) {
+        byte[] out = new byte[Math.toIntExact(2 * (hi - lo))];
         int[] squares = new int[index.material().size()], moves = new int[256];
         for (long i = lo; i < hi; i++) {
             boolean decoded = false;
             for (int s = 0; s < 2; s++) {
-                int at = (int) (4 * (i - lo) + 2 * s), result = results[(int) (2 * i + s)] & 0xFF;
-                out[at] = (byte) result;
-                out[at + 1] = (byte) IndexedTable.NO_MOVE;
+                int at = (int) (2 * (i - lo) + s), result = results[(int) (2 * i + s)] & 0xFF;
+                out[at] = (byte) IndexedTable.NO_MOVE;
                 if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result == 1) continue;
                 if (!decoded) decoded = index.decode(i, squares);
                 int rank = successors.bestMoveRank(squares, s, result, moves);
                 if (rank >= IndexedTable.NO_MOVE) throw new IllegalStateException(rank + " moves do not fit the move byte");
-                out[at + 1] = (byte) rank;
+                out[at] = (byte) rank;
             }
         }
         return out;
