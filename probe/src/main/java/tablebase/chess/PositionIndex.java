@@ -188,22 +188,32 @@ public final class PositionIndex implements Serializable {
     private long rest(int[] squares, int s) {
         long rest = 0;
         for (int g = 0; g < groupLength.length; g++) {
-            int start = groupStart[g], k = groupLength[g];
-            long rank;
-            if (k == 1) {
-                rank = Square.transform(squares[start], s);
-            } else {
-                int[] sorted = new int[k]; // the group's images by insertion (groups are small)
-                for (int j = 0; j < k; j++) {
-                    int v = Square.transform(squares[start + j], s), at = j;
-                    while (at > 0 && sorted[at - 1] > v) { sorted[at] = sorted[at - 1]; at--; }
-                    sorted[at] = v;
-                }
-                rank = rank(sorted, k);
-            }
+            int start = groupStart[g];
+            long rank = switch (groupLength[g]) {
+                case 1 -> Square.transform(squares[start], s);
+                case 2 -> rank2(Square.transform(squares[start], s), Square.transform(squares[start + 1], s));
+                default -> rankOf(squares, start, groupLength[g], s);
+            };
             rest = rest * groupRadix[g] + rank;
         }
         return rest;
+    }
+
+    /** The colex rank of two identical pieces' squares, without an array (a probe's common case of a run). */
+    private static long rank2(int a, int b) {
+        int lo = Math.min(a, b), hi = Math.max(a, b);
+        return BINOMIAL[lo][1] + BINOMIAL[hi][2];
+    }
+
+    /** The colex rank of a longer run of identical pieces: their images sorted by insertion (runs are short). */
+    private static long rankOf(int[] squares, int start, int k, int s) {
+        int[] sorted = new int[k];
+        for (int j = 0; j < k; j++) {
+            int v = Square.transform(squares[start + j], s), at = j;
+            while (at > 0 && sorted[at - 1] > v) { sorted[at] = sorted[at - 1]; at--; }
+            sorted[at] = v;
+        }
+        return rank(sorted, k);
     }
 
     /** Colex rank of ascending squares: sum of C(sq_j, j + 1). */
