@@ -202,7 +202,7 @@ public final class PositionIndex implements Serializable {
     /** The colex rank of two identical pieces' squares, without an array (a probe's common case of a run). */
     private static long rank2(int a, int b) {
         int lo = Math.min(a, b), hi = Math.max(a, b);
-        return BINOMIAL[lo][1] + BINOMIAL[hi][2];
+        return lo + hi * (hi - 1L) / 2; // C(lo, 1) + C(hi, 2)
     }
 
     /** The colex rank of a longer run of identical pieces: their images sorted by insertion (runs are short). */
