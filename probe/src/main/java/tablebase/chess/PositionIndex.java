@@ -164,8 +164,9 @@ public final class PositionIndex implements Serializable {
         squares[blackKing] = pair % 64;
         long rest = index % restSize;
         for (int g = groupLength.length - 1; g >= 0; g--) {
-            long radix = BINOMIAL[64][groupLength[g]];
-            unrank(rest % radix, groupLength[g], squares, groupStart[g]);
+            long radix = groupRadix[g];
+            if (groupLength[g] == 1) squares[groupStart[g]] = (int) (rest % radix); // a lone piece's rank is its square
+            else unrank(rest % radix, groupLength[g], squares, groupStart[g]);
             rest /= radix;
         }
         long occupied = 0;
@@ -223,12 +224,16 @@ public final class PositionIndex implements Serializable {
         return r;
     }
 
+    /** The ascending squares of colex rank {@code r}: for each place from the top, the largest square with C(sq, j) <= r, by bisection. */
     private static void unrank(long r, int k, int[] squares, int at) {
         for (int j = k; j >= 1; j--) {
-            int sq = j - 1;
-            while (BINOMIAL[sq + 1][j] <= r) sq++;
-            squares[at + j - 1] = sq;
-            r -= BINOMIAL[sq][j];
+            int lo = j - 1, hi = 63; // C(lo, j) = 0 <= r; find the largest sq in lo..hi with C(sq, j) <= r
+            while (lo < hi) {
+                int mid = (lo + hi + 1) >>> 1;
+                if (BINOMIAL[mid][j] <= r) lo = mid; else hi = mid - 1;
+            }
+            squares[at + j - 1] = lo;
+            r -= BINOMIAL[lo][j];
         }
     }
 

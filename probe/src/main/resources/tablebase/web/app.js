@@ -308,34 +308,53 @@ board.addEventListener('click', (e) => {
   changed();
 });
 
-// Dragging: pointer events, so mouse, touch and pen all work; any empty square takes the piece, an occupied
-// one swaps the two pieces (no rules while setting up), off the board removes it.
-let drag = null;
-board.addEventListener('pointerdown', (e) => {
-  const piece = e.target.closest('.piece');
-  if (!piece || state.tool) return;
-  e.preventDefault();
-  const ghost = piece.cloneNode(true);
+// Dragging: pointer events, so mouse, touch and pen all work. A piece of the board dropped on an empty square
+// moves there, on an occupied one swaps the two (no rules while setting up), off the board is removed; a piece
+// of the palette dragged onto a square is placed there (a click on it arms it instead).
+let drag = null, press = null;
+
+function startDrag(element, e, from, letter) {
+  const ghost = element.cloneNode(true);
   ghost.classList.add('dragging');
   ghost.style.left = e.clientX + 'px';
   ghost.style.top = e.clientY + 'px';
   document.body.append(ghost);
+  drag = { from, letter, ghost };
+}
+
+board.addEventListener('pointerdown', (e) => {
+  const piece = e.target.closest('.piece');
+  if (!piece || state.tool) return;
+  e.preventDefault();
+  startDrag(piece, e, piece.dataset.square, null);
   piece.classList.add('lifted');
-  drag = { from: piece.dataset.square, ghost };
+});
+$('palette').addEventListener('pointerdown', (e) => {
+  const tool = e.target.closest('[data-tool]');
+  if (tool && tool.dataset.tool !== 'erase') press = { tool, x: e.clientX, y: e.clientY };
 });
 window.addEventListener('pointermove', (e) => {
+  if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > 6) {
+    startDrag(press.tool.querySelector('.piece'), e, null, press.tool.dataset.tool);
+    press = null;
+  }
   if (!drag) return;
   drag.ghost.style.left = e.clientX + 'px';
   drag.ghost.style.top = e.clientY + 'px';
 });
 window.addEventListener('pointerup', (e) => {
+  press = null;
   if (!drag) return;
-  const { from, ghost } = drag;
+  const { from, letter, ghost } = drag;
   drag = null;
   ghost.remove();
   const target = document.elementFromPoint(e.clientX, e.clientY);
   const cell = target && target.closest('#board .square');
   const to = cell && cell.dataset.square;
+  if (from === null) { // from the palette
+    if (to) { state.pieces[to] = letter; changed(); }
+    return;
+  }
   if (to === from) { render(); return; }
   const moved = state.pieces[from], other = to && state.pieces[to];
   delete state.pieces[from];

@@ -186,7 +186,15 @@ class BoardExplorerBrowserTest {
         browser.findElement(By.id("clear")).click();
         wait.until(d -> result().getText().contains("one king of each colour"));
         String[] letters = {"K", "Q", "k", "r"};
-        for (int i = 0; i < 4; i++) place(letters[i], Square.name(start.square(i)));
+        for (int i = 0; i < 4; i++) {
+            if (i == 1) { // the queen dragged from the palette, the others placed by clicks
+                WebElement queen = browser.findElement(By.cssSelector("#palette [data-tool='Q'] .piece"));
+                WebElement square = browser.findElement(By.cssSelector(".square[data-square='" + Square.name(start.square(1)) + "']"));
+                new Actions(browser).clickAndHold(queen).moveByOffset(10, 10).moveToElement(square).release().perform();
+            } else {
+                place(letters[i], Square.name(start.square(i)));
+            }
+        }
         Position setUp = start;
         wait.until(d -> fenShown().equals(setUp.toString()));
         settled();
