@@ -12,6 +12,8 @@ public final class Attacks {
         {1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
 
     private static final long[] KING = leaperTable(KING_STEPS);
+    /** The squares a pawn captures on, by colour (White's upwards); a pawn's pushes are not attacks. */
+    private static final long[] WHITE_PAWN = leaperTable(new int[][] {{1, 1}, {-1, 1}}), BLACK_PAWN = leaperTable(new int[][] {{1, -1}, {-1, -1}});
     private static final long[] KNIGHT = leaperTable(KNIGHT_STEPS);
     /** BETWEEN[a * 64 + b]: the squares strictly between a and b on a shared line, else 0. */
     private static final long[] BETWEEN = betweenTable();
@@ -37,7 +39,15 @@ public final class Attacks {
 
     public static long between(int a, int b) { return BETWEEN[a * 64 + b]; }
 
-    /** The squares a piece of this type on {@code sq} attacks, sliders stopping at the first occupied square. */
+    /** The squares a pawn of {@code color} on {@code sq} attacks (captures on). */
+    public static long pawn(Color color, int sq) { return color == Color.WHITE ? WHITE_PAWN[sq] : BLACK_PAWN[sq]; }
+
+    /** The squares {@code piece} on {@code sq} attacks: a pawn's by its colour, the others' by {@link #of(PieceType, int, long)}. */
+    public static long of(Piece piece, int sq, long occupied) {
+        return piece.type() == PieceType.PAWN ? pawn(piece.color(), sq) : of(piece.type(), sq, occupied);
+    }
+
+    /** The squares a piece of this type on {@code sq} attacks, sliders stopping at the first occupied square (not pawns: their attacks have a colour). */
     public static long of(PieceType type, int sq, long occupied) {
         switch (type) {
             case KING: return KING[sq];

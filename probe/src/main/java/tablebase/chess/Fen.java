@@ -4,13 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * FEN for pawnless positions. Reading checks the form (not legality: an illegal position parses, and
- * {@link Position#illegalReason()} says what is wrong with it).
+ * FEN. Reading checks the form (not legality: an illegal position parses, and {@link Position#illegalReason()}
+ * says what is wrong with it). Castling rights are out of scope (the field must be "-"); an en-passant square is
+ * kept in the position.
  */
 public final class Fen {
     private Fen() {}
 
-    /** Raised for text that is not a FEN of a pawnless position; the message is one line. */
+    /** Raised for text that is not a FEN this project reads; the message is one line. */
     public static final class FenException extends IllegalArgumentException {
         FenException(String message) { super(message); }
     }
@@ -32,31 +33,20 @@ public final class Fen {
             default -> throw new FenException("side to move must be 'w' or 'b', not '" + fields[1] + "'");
         };
         if (fields.length > 2 && !fields[2].equals("-"))
-            throw new FenException("castling rights '" + fields[2] + "' do not apply to these endgames; use '-'");
-        if (fields.length > 3 && !fields[3].equals("-"))
-            throw new FenException("en passant square '" + fields[3] + "' needs pawns; use '-'");
+            throw new FenException("castling rights '" + fields[2] + "' are out of scope: endgame tables hold no castling; use '-'");
+        int enPassant = -1;
+        if (fields.length > 3 && !fields[3].equals("-")) {
+            if (!fields[3].matches("[a-h][36]")) throw new FenException("en passant square '" + fields[3] + "' is not a square of the third or sixth rank");
+            enPassant = Square.parse(fields[3]);
+        }
         for (int i = 4; i < fields.length; i++)
             if (!fields[i].matches("\\d{1,4}")) throw new FenException("move counter '" + fields[i] + "' is not a number");
 
-        Material material;
         try {
-            material = Material.of(pieces);
+            return Position.of(pieces, squares, side, enPassant);
         } catch (IllegalArgumentException e) {
             throw new FenException(e.getMessage());
         }
-        // Place each piece at the index the material's canonical order gives it.
-        int[] placed = new int[pieces.size()];
-        boolean[] used = new boolean[pieces.size()];
-        for (int i = 0; i < material.size(); i++) {
-            for (int j = 0; j < pieces.size(); j++) {
-                if (!used[j] && pieces.get(j).equals(material.piece(i))) {
-                    used[j] = true;
-                    placed[i] = squares.get(j);
-                    break;
-                }
-            }
-        }
-        return new Position(material, placed, side);
     }
 
     private static void readBoard(String board, List<Piece> pieces, List<Integer> squares) {
@@ -69,13 +59,11 @@ public final class Fen {
                 char c = row.charAt(k);
                 if (c >= '1' && c <= '8') {
                     file += c - '0';
-                } else if ("KQRBNkqrbn".indexOf(c) >= 0) {
+                } else if ("KQRBNPkqrbnp".indexOf(c) >= 0) {
                     if (file > 7) throw new FenException("rank " + (rank + 1) + " has more than 8 squares");
                     pieces.add(Piece.fromFenLetter(c));
                     squares.add(Square.of(file, rank));
                     file++;
-                } else if (c == 'P' || c == 'p') {
-                    throw new FenException("pawns are not supported (pawnless endgames only)");
                 } else {
                     throw new FenException("unexpected '" + c + "' on rank " + (rank + 1));
                 }
@@ -85,9 +73,10 @@ public final class Fen {
         }
     }
 
-    /** Writes the position as a full six-field FEN with no castling, no en passant and zero counters. */
+    /** Writes the position as a full six-field FEN with no castling, its en-passant square and zero counters. */
     public static String of(Position position) {
-        return of(position.material(), position.squares(), position.sideToMove());
+        String fen = of(position.material(), position.squares(), position.sideToMove());
+        return position.enPassant() < 0 ? fen : fen.replace(" - - 0 1", " - " + Square.name(position.enPassant()) + " 0 1");
     }
 
     /** The FEN of pieces of {@code material} on {@code squares} (same order), without building a Position. */

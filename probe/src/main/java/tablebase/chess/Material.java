@@ -47,9 +47,9 @@ public final class Material implements java.io.Serializable {
     /** Parses "KBNK" and the like; a clear IllegalArgumentException for anything else. */
     public static Material parse(String name) {
         String text = name == null ? "" : name.trim().toUpperCase();
-        if (!text.matches("K[QRBN]*K[QRBN]*"))
+        if (!text.matches("K[QRBNP]*K[QRBNP]*"))
             throw new IllegalArgumentException("not an endgame: '" + name
-                    + "' (write White's pieces then Black's, each side starting with its king, from K Q R B N: KBNK, KQKR)");
+                    + "' (write White's pieces then Black's, each side starting with its king, from K Q R B N P: KBNK, KQKR, KRPKR)");
         int blackKing = text.indexOf('K', 1);
         List<Piece> list = new ArrayList<>();
         for (int i = 0; i < text.length(); i++)
@@ -79,6 +79,8 @@ public final class Material implements java.io.Serializable {
 
     /** Index of the side's king: White's is 0, Black's follows White's pieces. */
     public int kingIndex(Color color) { return color == Color.WHITE ? 0 : whiteCount; }
+
+    public boolean hasPawns() { return pieces.stream().anyMatch(p -> p.type() == PieceType.PAWN); }
 
     /** The material with piece {@code index} removed (after a capture). */
     public Material without(int index) {

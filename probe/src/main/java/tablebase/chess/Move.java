@@ -1,9 +1,17 @@
 package tablebase.chess;
 
-/** A move of piece {@code piece} (its index in the position's material); {@code captured} is the taken piece's index, or -1. */
-public record Move(int piece, int from, int to, int captured) {
+/**
+ * A move of piece {@code piece} (its index in the position's material); {@code captured} is the taken piece's index,
+ * or -1 (en passant: the pawn beside, not on {@code to}); {@code promotion} the piece a pawn becomes, or null.
+ */
+public record Move(int piece, int from, int to, int captured, PieceType promotion) {
+    public Move(int piece, int from, int to, int captured) { this(piece, from, to, captured, null); }
+
     public boolean isCapture() { return captured >= 0; }
 
-    /** UCI notation: "b1c3". */
-    public String uci() { return Square.name(from) + Square.name(to); }
+    /** UCI notation: "b1c3", "e7e8q". */
+    public String uci() {
+        String uci = Square.name(from) + Square.name(to);
+        return promotion == null ? uci : uci + Character.toLowerCase(promotion.letter());
+    }
 }

@@ -16,6 +16,7 @@ public final class MoveGenerator implements Serializable {
     private final int[] kings = new int[2];
 
     public MoveGenerator(Material material) {
+        if (material.hasPawns()) throw new IllegalArgumentException("the tables' move generator has no pawns yet: " + material);
         this.material = material;
         int n = material.size();
         types = new PieceType[n];

@@ -1,8 +1,11 @@
 package tablebase.chess;
 
-/** The five pawnless piece types; the letter is FEN's (upper case) and SAN's. */
+/** The six piece types, in the order a material lists them; the letter is FEN's (upper case) and SAN's. */
 public enum PieceType {
-    KING('K'), QUEEN('Q'), ROOK('R'), BISHOP('B'), KNIGHT('N');
+    KING('K'), QUEEN('Q'), ROOK('R'), BISHOP('B'), KNIGHT('N'), PAWN('P');
+
+    /** What a pawn may promote to, in the order moves list them. */
+    public static final PieceType[] PROMOTIONS = {QUEEN, ROOK, BISHOP, KNIGHT};
 
     private final char letter;
 
@@ -15,6 +18,6 @@ public enum PieceType {
 
     public static PieceType fromLetter(char c) {
         for (PieceType t : values()) if (t.letter == Character.toUpperCase(c)) return t;
-        throw new IllegalArgumentException("not a piece letter: '" + c + "' (K, Q, R, B, N; pawns are not supported)");
+        throw new IllegalArgumentException("not a piece letter: '" + c + "' (K, Q, R, B, N, P)");
     }
 }

@@ -6,26 +6,48 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * A pawnless position: one square per piece of its {@link Material} (same order) and the side to
- * move. Identical pieces keep their squares in ascending order, so equal positions are equal objects
- * and have equal keys.
+ * A position: one square per piece of its {@link Material} (same order), the side to move, and the en-passant
+ * square when the last move was a double pawn push that a pawn can take (else -1). Identical pieces keep their
+ * squares in ascending order, so equal positions are equal objects and have equal keys. No castling rights.
  *
  * <p>The key is a {@code long}: piece {@code i}'s square in bits {@code 6i .. 6i+5}, then one bit
- * for the side to move (1 = Black) at bit {@code 6n}, n = number of pieces. Up to ten pieces fit.
+ * for the side to move (1 = Black) at bit {@code 6n}, n = number of pieces. Up to ten pieces fit. It leaves the
+ * en-passant square out, as the tables do.
  */
 public final class Position {
     private final Material material;
     private final int[] squares;
     private final Color sideToMove;
+    private final int enPassant;
 
-    public Position(Material material, int[] squares, Color sideToMove) {
+    public Position(Material material, int[] squares, Color sideToMove) { this(material, squares, sideToMove, -1); }
+
+    /** {@code enPassant}: the square a pawn may take on en passant, or -1; {@link #illegalReason} checks it. */
+    public Position(Material material, int[] squares, Color sideToMove, int enPassant) {
         if (squares.length != material.size())
             throw new IllegalArgumentException(material + " has " + material.size() + " pieces, not " + squares.length);
         for (int sq : squares) if (sq < 0 || sq > 63) throw new IllegalArgumentException("not a square: " + sq);
+        if (enPassant < -1 || enPassant > 63) throw new IllegalArgumentException("not a square: " + enPassant);
         this.material = material;
         this.squares = squares.clone();
         this.sideToMove = sideToMove;
+        this.enPassant = enPassant;
         sortIdenticalPieces();
+    }
+
+    /** The position of pieces in any order on their squares: sorted into the canonical order of their material. */
+    static Position of(List<Piece> pieces, List<Integer> squares, Color sideToMove, int enPassant) {
+        Material material = Material.of(pieces);
+        int[] placed = new int[pieces.size()];
+        boolean[] used = new boolean[pieces.size()];
+        for (int i = 0; i < material.size(); i++)
+            for (int j = 0; j < pieces.size(); j++)
+                if (!used[j] && pieces.get(j).equals(material.piece(i))) {
+                    used[j] = true;
+                    placed[i] = squares.get(j);
+                    break;
+                }
+        return new Position(material, placed, sideToMove, enPassant);
     }
 
     public static Position fromKey(Material material, long key) {
@@ -55,6 +77,9 @@ public final class Position {
 
     public Color sideToMove() { return sideToMove; }
 
+    /** The square a pawn of the side to move may take on en passant, or -1. */
+    public int enPassant() { return enPassant; }
+
     public int square(int piece) { return squares[piece]; }
 
     public int[] squares() { return squares.clone(); }
@@ -80,7 +105,7 @@ public final class Position {
     public long attacksBy(Color color) {
         long occ = occupied(), attacks = 0;
         for (int i = 0; i < squares.length; i++)
-            if (piece(i).color() == color) attacks |= Attacks.of(piece(i).type(), squares[i], occ);
+            if (piece(i).color() == color) attacks |= Attacks.of(piece(i), squares[i], occ);
         return attacks;
     }
 
@@ -101,6 +126,11 @@ public final class Position {
             for (int j = i + 1; j < squares.length; j++)
                 if (squares[i] == squares[j]) return "two pieces on " + Square.name(squares[i]);
         if (kingsTouch()) return "the kings touch";
+        for (int i = 0; i < squares.length; i++)
+            if (piece(i).type() == PieceType.PAWN && (Square.rank(squares[i]) == 0 || Square.rank(squares[i]) == 7))
+                return "a pawn on " + Square.name(squares[i]) + ", the first or last rank";
+        if (enPassant >= 0 && !enPassantPossible())
+            return "no pawn can just have moved two squares past " + Square.name(enPassant);
         Color waiting = sideToMove.opponent();
         if ((attacksBy(sideToMove) & Attacks.bit(kingSquare(waiting))) != 0)
             return (waiting == Color.WHITE ? "White" : "Black") + " is in check but it is "
@@ -110,43 +140,100 @@ public final class Position {
 
     public boolean isLegal() { return illegalReason() == null; }
 
-    /** Legal moves of the side to move (the position itself must be legal). */
+    /** Legal moves of the side to move (the position itself must be legal); a promotion is four moves, one per piece. */
     public List<Move> legalMoves() {
         List<Move> moves = new ArrayList<>();
         long occ = occupied();
         for (int i = 0; i < squares.length; i++) {
             Piece p = piece(i);
             if (p.color() != sideToMove) continue;
-            long targets = Attacks.of(p.type(), squares[i], occ);
-            for (long t = targets; t != 0; t &= t - 1) {
-                int to = Long.numberOfTrailingZeros(t);
-                int victim = pieceAt(to);
-                if (victim >= 0 && (piece(victim).color() == sideToMove || piece(victim).type() == PieceType.KING)) continue;
-                Move m = new Move(i, squares[i], to, victim);
-                if (!play(m).leavesMoverInCheck()) moves.add(m);
+            if (p.type() == PieceType.PAWN) {
+                pawnMoves(i, occ, moves);
+                continue;
             }
+            for (long t = Attacks.of(p.type(), squares[i], occ); t != 0; t &= t - 1)
+                addIfLegal(moves, i, Long.numberOfTrailingZeros(t), null);
         }
         return moves;
+    }
+
+    /** A pawn's pushes (two from its second rank), captures and en passant; promotions on the last rank. */
+    private void pawnMoves(int i, long occ, List<Move> moves) {
+        int from = squares[i], step = sideToMove == Color.WHITE ? 8 : -8, to = from + step;
+        if ((occ & Attacks.bit(to)) == 0) {
+            addPawnMove(moves, i, to);
+            int second = sideToMove == Color.WHITE ? 1 : 6;
+            if (Square.rank(from) == second && (occ & Attacks.bit(to + step)) == 0) addIfLegal(moves, i, to + step, null);
+        }
+        for (long t = Attacks.pawn(sideToMove, from); t != 0; t &= t - 1) {
+            int target = Long.numberOfTrailingZeros(t);
+            if (target == enPassant || (occ & Attacks.bit(target)) != 0) addPawnMove(moves, i, target);
+        }
+    }
+
+    private void addPawnMove(List<Move> moves, int i, int to) {
+        if (Square.rank(to) == 0 || Square.rank(to) == 7) for (PieceType t : PieceType.PROMOTIONS) addIfLegal(moves, i, to, t);
+        else addIfLegal(moves, i, to, null);
+    }
+
+    /** Adds the move of piece {@code i} to {@code to} unless it takes its own piece or a king, or leaves its king in check. */
+    private void addIfLegal(List<Move> moves, int i, int to, PieceType promotion) {
+        int victim = pieceAt(to);
+        if (victim < 0 && to == enPassant && piece(i).type() == PieceType.PAWN) victim = pieceAt(to + (sideToMove == Color.WHITE ? -8 : 8));
+        if (victim >= 0 && (piece(victim).color() == sideToMove || piece(victim).type() == PieceType.KING)) return;
+        Move m = new Move(i, squares[i], to, victim, promotion);
+        if (!play(m).leavesMoverInCheck()) moves.add(m);
+    }
+
+    /** Whether a pawn of the side that just moved stands beyond the en-passant square, with the square and the one behind it empty. */
+    private boolean enPassantPossible() {
+        int third = sideToMove == Color.WHITE ? 5 : 2, step = sideToMove == Color.WHITE ? -8 : 8;
+        if (Square.rank(enPassant) != third) return false;
+        int pawn = pieceAt(enPassant + step);
+        return pawn >= 0 && piece(pawn).equals(new Piece(sideToMove.opponent(), PieceType.PAWN))
+                && pieceAt(enPassant) < 0 && pieceAt(enPassant - step) < 0;
     }
 
     public boolean isCheckmate() { return inCheck() && legalMoves().isEmpty(); }
 
     public boolean isStalemate() { return !inCheck() && legalMoves().isEmpty(); }
 
-    /** The position after {@code move}; a capture removes the taken piece from the material. */
+    /**
+     * The position after {@code move}: a capture removes the taken piece from the material, a promotion changes the
+     * pawn into its piece; after a double push the en-passant square is kept when an enemy pawn stands beside.
+     */
     public Position play(Move move) {
+        int mover = move.piece(), from = move.from(), to = move.to();
+        int enPassantAfter = -1;
+        if (piece(mover).type() == PieceType.PAWN && Math.abs(to - from) == 16) {
+            Piece enemyPawn = new Piece(sideToMove.opponent(), PieceType.PAWN);
+            for (long beside = Attacks.pawn(sideToMove, (from + to) / 2); beside != 0; beside &= beside - 1) {
+                int taker = pieceAt(Long.numberOfTrailingZeros(beside)); // beside the pawn's new square
+                if (taker >= 0 && piece(taker).equals(enemyPawn)) enPassantAfter = (from + to) / 2;
+            }
+        }
         int[] next = squares.clone();
-        next[move.piece()] = move.to();
-        if (!move.isCapture()) return new Position(material, next, sideToMove.opponent());
-        int[] rest = new int[next.length - 1];
-        for (int i = 0, j = 0; i < next.length; i++) if (i != move.captured()) rest[j++] = next[i];
-        return new Position(material.without(move.captured()), rest, sideToMove.opponent());
+        next[mover] = to;
+        if (move.promotion() == null) {
+            if (!move.isCapture()) return new Position(material, next, sideToMove.opponent(), enPassantAfter);
+            int[] rest = new int[next.length - 1]; // taking a piece keeps the others' order
+            for (int i = 0, j = 0; i < next.length; i++) if (i != move.captured()) rest[j++] = next[i];
+            return new Position(material.without(move.captured()), rest, sideToMove.opponent());
+        }
+        List<Piece> pieces = new ArrayList<>(squares.length);
+        List<Integer> places = new ArrayList<>(squares.length);
+        for (int i = 0; i < squares.length; i++) {
+            if (i == move.captured()) continue;
+            pieces.add(i == mover ? new Piece(sideToMove, move.promotion()) : piece(i));
+            places.add(next[i]);
+        }
+        return of(pieces, places, sideToMove.opponent(), -1);
     }
 
     /**
-     * Every legal position one non-capturing half-move earlier: a piece of the side that just moved
-     * steps back to a square it could have come from. (Pawnless moves are reversible, so the squares
-     * it came from are the squares it attacks.)
+     * Every legal position one non-capturing, non-promoting half-move earlier: a piece of the side that just moved
+     * steps back to a square it could have come from (a piece's moves are reversible, so the squares it came from
+     * are the squares it attacks; a pawn steps back one square, or two to its second rank).
      */
     public List<Position> unmoves() {
         List<Position> before = new ArrayList<>();
@@ -154,7 +241,7 @@ public final class Position {
         long occ = occupied();
         for (int i = 0; i < squares.length; i++) {
             if (piece(i).color() != mover) continue;
-            long origins = Attacks.of(piece(i).type(), squares[i], occ) & ~occ;
+            long origins = piece(i).type() == PieceType.PAWN ? pawnOrigins(mover, squares[i], occ) : Attacks.of(piece(i).type(), squares[i], occ) & ~occ;
             for (long o = origins; o != 0; o &= o - 1) {
                 int[] prev = squares.clone();
                 prev[i] = Long.numberOfTrailingZeros(o);
@@ -163,6 +250,17 @@ public final class Position {
             }
         }
         return before;
+    }
+
+    /** The empty squares a pawn of {@code color} now on {@code sq} came from by a push. */
+    private static long pawnOrigins(Color color, int sq, long occ) {
+        int back = color == Color.WHITE ? -8 : 8, second = color == Color.WHITE ? 1 : 6;
+        int one = sq + back;
+        if (one < 0 || one > 63 || Square.rank(one) == (color == Color.WHITE ? 0 : 7) || (occ & Attacks.bit(one)) != 0) return 0;
+        long origins = Attacks.bit(one);
+        if (Square.rank(one + back) == second && Square.rank(sq) == second + 2 * (color == Color.WHITE ? 1 : -1)
+                && (occ & Attacks.bit(one + back)) == 0) origins |= Attacks.bit(one + back);
+        return origins;
     }
 
     /** The position with every square moved by one of the eight board symmetries (see {@link Square#transform}). */
@@ -205,7 +303,7 @@ public final class Position {
     }
 
     @Override public boolean equals(Object o) {
-        return o instanceof Position p && p.material.equals(material) && p.sideToMove == sideToMove
+        return o instanceof Position p && p.material.equals(material) && p.sideToMove == sideToMove && p.enPassant == enPassant
                 && Arrays.equals(p.squares, squares);
     }
 

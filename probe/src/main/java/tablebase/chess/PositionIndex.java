@@ -62,6 +62,7 @@ public final class PositionIndex implements Serializable {
 
     public PositionIndex(Material material) {
         if (material.size() > 8) throw new IllegalArgumentException("an index covers up to 8 pieces, not " + material.size());
+        if (material.hasPawns()) throw new IllegalArgumentException("an index of the 8 symmetries covers pawnless endgames, not " + material);
         this.material = material;
         this.whiteKing = material.kingIndex(Color.WHITE);
         this.blackKing = material.kingIndex(Color.BLACK);

@@ -2,7 +2,7 @@ package tablebase.chess;
 
 import java.util.List;
 
-/** Standard algebraic notation (SAN) for pawnless moves: "Nf3", "Kxb3", "Bd5+", "Nc7#", "Nbd2". */
+/** Standard algebraic notation (SAN): "Nf3", "Kxb3", "Bd5+", "Nc7#", "Nbd2", "e4", "exd5", "e8=Q+". */
 public final class San {
     private San() {}
 
@@ -13,10 +13,15 @@ public final class San {
     public static String of(Position position, Move move, List<Move> legal) {
         PieceType type = position.piece(move.piece()).type();
         StringBuilder san = new StringBuilder(8);
-        san.append(type.letter()); // no pawns here, so every move names its piece
-        san.append(disambiguation(position, move, type, legal));
-        if (move.isCapture()) san.append('x');
+        if (type == PieceType.PAWN) {
+            if (move.isCapture()) san.append(Square.name(move.from()).charAt(0)).append('x'); // a pawn is named by its file
+        } else {
+            san.append(type.letter());
+            san.append(disambiguation(position, move, type, legal));
+            if (move.isCapture()) san.append('x');
+        }
         san.append(Square.name(move.to()));
+        if (move.promotion() != null) san.append('=').append(move.promotion().letter());
         Position after = position.play(move);
         if (after.inCheck()) san.append(after.legalMoves().isEmpty() ? '#' : '+');
         return san.toString();

@@ -85,7 +85,7 @@ class PositionTest {
     @Test
     void malformedFensAreRejectedWithAReason() {
         String[] bad = {"", "8/8/8 w", "8/8/8/8/8/8/8/8 w", "9/8/8/8/8/8/8/8 w", "k7/8/8/8/8/8/8/K7 x",
-                "k7/8/8/8/8/8/8/KP6 w", "k7/8/8/8/8/8/8/K7 w KQ", "k7/8/8/8/8/8/8/K7 w - e3", "k7/8/8/8/8/8/8/KK6 w",
+                "k7/8/8/8/8/8/8/K7 w KQ", "k7/8/8/8/8/8/8/K7 w - e4", "k7/8/8/8/8/8/8/K7 w - z6", "k7/8/8/8/8/8/8/KK6 w",
                 "k7/8/8/8/8/8/8/K8 w", "k7/8/8/8/8/8/8/K6X w", "k7/8/8/8/8/8/8/K7 w - - x 1", "kkkkkkkk/K7/8/8/8/8/8/QQQ5 w"};
         for (String fen : bad) {
             Fen.FenException e = assertThrows(Fen.FenException.class, () -> Fen.parse(fen), fen);
@@ -123,6 +123,7 @@ class PositionTest {
         assertEquals(List.of("wk", "wb1", "wb2", "bk"), Material.parse("KBBK").columnNames());
         assertThrows(IllegalArgumentException.class, () -> Material.parse("KBN"));
         assertThrows(IllegalArgumentException.class, () -> Material.parse("BKNK"));
-        assertThrows(IllegalArgumentException.class, () -> Material.parse("KPK"));
+        assertThrows(IllegalArgumentException.class, () -> Material.parse("KXK"));
+        assertEquals(PieceType.PAWN, Material.parse("KRPKR").piece(2).type());
     }
 }

@@ -76,6 +76,8 @@ public final class TableSolver {
         if (material.size() < 3) return material.name() + " is two bare kings, a draw: there is nothing to generate";
         if (material.size() > MAX_PIECES)
             return material.name() + " has " + material.size() + " pieces; the engine makes pawnless endgames of up to " + MAX_PIECES;
+        if (material.hasPawns())
+            return material.name() + " has pawns: the chess rules know them, the engine does not generate pawn endgames yet";
         return null;
     }
 
