@@ -7,65 +7,87 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * A dense index of the positions of any pawnless material up to the eight symmetries of the board, one
- * function for every material (no hand-written index per endgame). An index is
- * {@code kingPair * restSize + rest}: {@code kingPair} numbers the 462 classes of legal king placements,
- * and {@code rest} places the other pieces in material order, each run of identical pieces as one
- * combination of squares (so KBBK counts its two bishops once). The side to move is not part of it.
+ * A dense index of the positions of any material up to the board's symmetries, one function for every material (no
+ * hand-written index per endgame): the eight symmetries without pawns, the left-right mirror only with them. An
+ * index is {@code kingPair * restSize + rest}: {@code kingPair} numbers the classes of legal king placements (462
+ * under eight symmetries, 1,806 under the mirror), and {@code rest} places the other pieces in material order, each
+ * run of identical pieces as one combination of squares (so KBBK counts its two bishops once), pawns over their 48
+ * squares (ranks 2 to 7). The side to move is not part of it.
  *
- * <p>Every position maps to the index of its canonical form: among its eight images, those with the
- * smallest king pair code ({@code wk * 64 + bk}), and among these the smallest index. Some indexes are
- * never canonical (pieces on one square, or the mirror of a smaller one when the kings are symmetric);
- * {@link #position} decodes them all the same, and {@link #index} tells which are canonical.
+ * <p>Every position maps to the index of its canonical form: among its images, those with the smallest king pair
+ * code ({@code wk * 64 + bk}), and among these the smallest index. Some indexes are never canonical (pieces on one
+ * square, or the mirror of a smaller one when the kings are symmetric); {@link #position} decodes them all the same,
+ * and {@link #index} tells which are canonical.
  */
 public final class PositionIndex implements Serializable {
-    /** Canonical king pairs {@code wk * 64 + bk}, ascending; 462 of them. */
-    private static final int[] KING_PAIRS;
-    /** Pair code -> its index in KING_PAIRS, or -1 when the pair is illegal or not canonical. */
-    private static final int[] KING_PAIR_INDEX = new int[64 * 64];
     private static final long[][] BINOMIAL = new long[65][7];
-    /**
-     * Pair code -> in one int (one read a probe): the index in KING_PAIRS of its class's canonical pair, times 256,
-     * plus the symmetries taking it there as bits {@code 1 << s} (two when the pair is symmetric); -1 for touching kings.
-     */
-    private static final int[] TO_CANONICAL_PAIR = new int[64 * 64];
 
     static {
         for (int n = 0; n <= 64; n++) {
             BINOMIAL[n][0] = 1;
             for (int k = 1; k < 7; k++) BINOMIAL[n][k] = n == 0 ? 0 : BINOMIAL[n - 1][k - 1] + BINOMIAL[n - 1][k];
         }
-        Arrays.fill(KING_PAIR_INDEX, -1);
-        List<Integer> pairs = new ArrayList<>();
-        for (int code = 0; code < 64 * 64; code++) {
-            int wk = code / 64, bk = code % 64;
-            if (Square.distance(wk, bk) <= 1 || smallestImage(wk, bk) != code) continue;
-            KING_PAIR_INDEX[code] = pairs.size();
-            pairs.add(code);
+    }
+
+    /** The king pair classes under a set of symmetries (bits {@code 1 << s}, see {@link Square#transform}). */
+    private static final class KingPairs {
+        /** Canonical king pairs {@code wk * 64 + bk}, ascending. */
+        final int[] pairs;
+        /** Pair code -> its index in {@code pairs}, or -1 when the pair is illegal or not canonical. */
+        final int[] pairIndex = new int[64 * 64];
+        /**
+         * Pair code -> in one int (one read a probe): the index in {@code pairs} of its class's canonical pair, times
+         * 256, plus the symmetries taking it there as bits (two when the pair is symmetric); -1 for touching kings.
+         */
+        final int[] toCanonical = new int[64 * 64];
+        /** How many images a position has: the symmetries' count. */
+        final int images;
+
+        KingPairs(int symmetries) {
+            images = Integer.bitCount(symmetries);
+            int[] allowed = IntStream.range(0, 8).filter(s -> (symmetries >> s & 1) != 0).toArray();
+            Arrays.fill(pairIndex, -1);
+            List<Integer> list = new ArrayList<>();
+            for (int code = 0; code < 64 * 64; code++) {
+                int wk = code / 64, bk = code % 64;
+                if (Square.distance(wk, bk) <= 1 || smallestImage(wk, bk, allowed) != code) continue;
+                pairIndex[code] = list.size();
+                list.add(code);
+            }
+            pairs = list.stream().mapToInt(Integer::intValue).toArray();
+            for (int code = 0; code < 64 * 64; code++) {
+                int wk = code / 64, bk = code % 64, best = smallestImage(wk, bk, allowed);
+                int bits = Arrays.stream(allowed).filter(s -> Square.transform(wk, s) * 64 + Square.transform(bk, s) == best)
+                        .map(s -> 1 << s).sum();
+                toCanonical[code] = pairIndex[best] < 0 ? -1 : pairIndex[best] << 8 | bits;
+            }
         }
-        KING_PAIRS = pairs.stream().mapToInt(Integer::intValue).toArray();
-        for (int code = 0; code < 64 * 64; code++) {
-            int wk = code / 64, bk = code % 64, best = smallestImage(wk, bk);
-            int symmetries = IntStream.range(0, 8).filter(s -> Square.transform(wk, s) * 64 + Square.transform(bk, s) == best)
-                    .map(s -> 1 << s).sum();
-            TO_CANONICAL_PAIR[code] = KING_PAIR_INDEX[best] < 0 ? -1 : KING_PAIR_INDEX[best] << 8 | symmetries;
+
+        private static int smallestImage(int wk, int bk, int[] symmetries) {
+            int best = Integer.MAX_VALUE;
+            for (int s : symmetries) best = Math.min(best, Square.transform(wk, s) * 64 + Square.transform(bk, s));
+            return best;
         }
     }
 
+    private static final KingPairs EIGHT = new KingPairs(0xFF), MIRROR = new KingPairs(0b11); // symmetry 1 mirrors the file
+
     private final Material material;
     private final int whiteKing, blackKing;
-    /** Runs of identical non-king pieces: first piece index and length, in material order. */
-    private final int[] groupStart, groupLength;
-    /** Each group's number of placements, C(64, length): the radix of its digit in the rest of the index. */
+    /** Runs of identical non-king pieces: first piece index and length, in material order; pawns' squares start at a2. */
+    private final int[] groupStart, groupLength, groupOffset;
+    /** Each group's number of placements, C(64 or 48, length): the radix of its digit in the rest of the index. */
     private final long[] groupRadix;
     private final long restSize;
+    /** The king pairs of this material's symmetries (rebuilt, not shipped, when an index travels to an executor). */
+    private final transient KingPairs kingPairs;
 
     public PositionIndex(Material material) {
         if (material.size() > 8) throw new IllegalArgumentException("an index covers up to 8 pieces, not " + material.size());
-        if (material.hasPawns()) throw new IllegalArgumentException("an index of the 8 symmetries covers pawnless endgames, not " + material);
         this.material = material;
         this.whiteKing = material.kingIndex(Color.WHITE);
         this.blackKing = material.kingIndex(Color.BLACK);
+        kingPairs = material.hasPawns() ? MIRROR : EIGHT;
         List<int[]> groups = new ArrayList<>();
         for (int i = 0; i < material.size(); i++) {
             if (i == whiteKing || i == blackKing) continue;
@@ -75,24 +97,31 @@ public final class PositionIndex implements Serializable {
         }
         groupStart = groups.stream().mapToInt(g -> g[0]).toArray();
         groupLength = groups.stream().mapToInt(g -> g[1]).toArray();
-        groupRadix = Arrays.stream(groupLength).mapToLong(length -> BINOMIAL[64][length]).toArray();
+        groupOffset = groups.stream().mapToInt(g -> material.piece(g[0]).type() == PieceType.PAWN ? 8 : 0).toArray();
+        groupRadix = new long[groupLength.length];
+        for (int g = 0; g < groupLength.length; g++) groupRadix[g] = BINOMIAL[64 - 2 * groupOffset[g]][groupLength[g]];
         long rest = 1;
         for (long radix : groupRadix) rest *= radix;
         restSize = rest;
     }
 
-    public static int kingPairs() { return KING_PAIRS.length; }
+    private Object readResolve() { return new PositionIndex(material); }
+
+    /** The number of king pair classes: 462 without pawns, 1,806 with. */
+    public int kingPairs() { return kingPairs.pairs.length; }
 
     public Material material() { return material; }
 
     /** Number of indexes (per side to move). */
-    public long size() { return KING_PAIRS.length * restSize; }
+    public long size() { return kingPairs.pairs.length * restSize; }
 
     /** Indexes per king pair: the placements of the other pieces. */
     public long restSize() { return restSize; }
 
     /** Whether the king pair of a canonical index is symmetric, so that a position may be its own mirror image. */
-    public boolean symmetricKingPair(long index) { return Integer.bitCount(TO_CANONICAL_PAIR[KING_PAIRS[(int) (index / restSize)]] & 0xFF) > 1; }
+    public boolean symmetricKingPair(long index) {
+        return Integer.bitCount(kingPairs.toCanonical[kingPairs.pairs[(int) (index / restSize)]] & 0xFF) > 1;
+    }
 
     /** The index of the position's canonical form; its kings must not touch. */
     public long index(Position p) { return index(p.squaresUnchanged()); }
@@ -111,9 +140,9 @@ public final class PositionIndex implements Serializable {
      * symmetries, 8 unless the position is its own mirror image (only on a symmetric king pair); {@code squares} is scratch.
      */
     public int positions(long index, int[] squares) {
-        if (!symmetricKingPair(index)) return 8;
+        if (!symmetricKingPair(index)) return kingPairs.images;
         if (!decode(index, squares)) throw new IllegalArgumentException("index " + index + " places two pieces on one square");
-        return 8 / Integer.bitCount(canonicalSymmetries(squares));
+        return kingPairs.images / Integer.bitCount(canonicalSymmetries(squares));
     }
 
     /** The canonical form of {@code p}: the position its index names, same side to move. */
@@ -160,14 +189,14 @@ public final class PositionIndex implements Serializable {
     /** Writes the squares an index names into {@code squares} (material order); false when two pieces share a square. */
     public boolean decode(long index, int[] squares) {
         if (index < 0 || index >= size()) throw new IllegalArgumentException("index " + index + " is outside 0.." + (size() - 1));
-        int pair = KING_PAIRS[(int) (index / restSize)];
+        int pair = kingPairs.pairs[(int) (index / restSize)];
         squares[whiteKing] = pair / 64;
         squares[blackKing] = pair % 64;
         long rest = index % restSize;
         for (int g = groupLength.length - 1; g >= 0; g--) {
             long radix = groupRadix[g];
-            if (groupLength[g] == 1) squares[groupStart[g]] = (int) (rest % radix); // a lone piece's rank is its square
-            else unrank(rest % radix, groupLength[g], squares, groupStart[g]);
+            if (groupLength[g] == 1) squares[groupStart[g]] = (int) (rest % radix) + groupOffset[g]; // a lone piece's rank is its square
+            else unrank(rest % radix, groupLength[g], squares, groupStart[g], groupOffset[g]);
             rest /= radix;
         }
         long occupied = 0;
@@ -179,9 +208,9 @@ public final class PositionIndex implements Serializable {
         return true;
     }
 
-    /** The squares' entry of TO_CANONICAL_PAIR; touching kings have no index. */
+    /** The squares' entry of the king pairs' canonical table; touching kings have no index. */
     private int canonicalPair(int[] squares) {
-        int wk = squares[whiteKing], bk = squares[blackKing], pair = TO_CANONICAL_PAIR[wk * 64 + bk];
+        int wk = squares[whiteKing], bk = squares[blackKing], pair = kingPairs.toCanonical[wk * 64 + bk];
         if (pair < 0) throw new IllegalArgumentException("no index for touching kings: " + Square.name(wk) + " " + Square.name(bk));
         return pair;
     }
@@ -190,11 +219,11 @@ public final class PositionIndex implements Serializable {
     private long rest(int[] squares, int s) {
         long rest = 0;
         for (int g = 0; g < groupLength.length; g++) {
-            int start = groupStart[g];
+            int start = groupStart[g], offset = groupOffset[g];
             long rank = switch (groupLength[g]) {
-                case 1 -> Square.transform(squares[start], s);
-                case 2 -> rank2(Square.transform(squares[start], s), Square.transform(squares[start + 1], s));
-                default -> rankOf(squares, start, groupLength[g], s);
+                case 1 -> Square.transform(squares[start], s) - offset;
+                case 2 -> rank2(Square.transform(squares[start], s) - offset, Square.transform(squares[start + 1], s) - offset);
+                default -> rankOf(squares, start, groupLength[g], s, offset);
             };
             rest = rest * groupRadix[g] + rank;
         }
@@ -208,10 +237,10 @@ public final class PositionIndex implements Serializable {
     }
 
     /** The colex rank of a longer run of identical pieces: their images sorted by insertion (runs are short). */
-    private static long rankOf(int[] squares, int start, int k, int s) {
+    private static long rankOf(int[] squares, int start, int k, int s, int offset) {
         int[] sorted = new int[k];
         for (int j = 0; j < k; j++) {
-            int v = Square.transform(squares[start + j], s), at = j;
+            int v = Square.transform(squares[start + j], s) - offset, at = j;
             while (at > 0 && sorted[at - 1] > v) { sorted[at] = sorted[at - 1]; at--; }
             sorted[at] = v;
         }
@@ -226,21 +255,15 @@ public final class PositionIndex implements Serializable {
     }
 
     /** The ascending squares of colex rank {@code r}: for each place from the top, the largest square with C(sq, j) <= r, by bisection. */
-    private static void unrank(long r, int k, int[] squares, int at) {
+    private static void unrank(long r, int k, int[] squares, int at, int offset) {
         for (int j = k; j >= 1; j--) {
             int lo = j - 1, hi = 63; // C(lo, j) = 0 <= r; find the largest sq in lo..hi with C(sq, j) <= r
             while (lo < hi) {
                 int mid = (lo + hi + 1) >>> 1;
                 if (BINOMIAL[mid][j] <= r) lo = mid; else hi = mid - 1;
             }
-            squares[at + j - 1] = lo;
+            squares[at + j - 1] = lo + offset;
             r -= BINOMIAL[lo][j];
         }
-    }
-
-    private static int smallestImage(int wk, int bk) {
-        int best = Integer.MAX_VALUE;
-        for (int s = 0; s < 8; s++) best = Math.min(best, Square.transform(wk, s) * 64 + Square.transform(bk, s));
-        return best;
     }
 }

@@ -99,4 +99,44 @@ class PawnRulesTest {
                     }
         assertTrue(checked > 300_000, checked + " positions");
     }
+
+    @Test
+    void withPawnsTheIndexFoldsTheLeftRightMirrorOnly() {
+        PositionIndex kpk = new PositionIndex(Material.parse("KPK"));
+        assertEquals(1_806, kpk.kingPairs(), "king placements up to the mirror: 3,612 / 2");
+        assertEquals(1_806L * 48, kpk.size(), "one pawn over 48 squares");
+        Set<Long> reached = new HashSet<>();
+        int[] decoded = new int[3];
+        long placements = 0;
+        for (int wk = 0; wk < 64; wk++)
+            for (int wp = 8; wp < 56; wp++)
+                for (int bk = 0; bk < 64; bk++) {
+                    Position p = new Position(Material.parse("KPK"), new int[] {wk, wp, bk}, Color.WHITE);
+                    if (!p.piecesApart() || p.kingsTouch()) continue;
+                    long i = kpk.index(p);
+                    assertEquals(i, kpk.index(p.transform(1)), () -> p + " and its mirror image");
+                    assertTrue(kpk.decode(i, decoded));
+                    Position back = new Position(p.material(), decoded, Color.WHITE);
+                    assertTrue(back.equals(p) || back.equals(p.transform(1)), () -> p + " decodes to " + back);
+                    reached.add(i);
+                    placements++;
+                }
+        assertEquals(placements / 2, reached.size(), "no square is its own mirror image: every index stands for two placements");
+        // identical pawns are one combination of 48 squares; pawns of both sides, and pieces with them
+        java.util.Random random = new java.util.Random(13);
+        for (String name : List.of("KPPK", "KPKP", "KRPKR", "KPPKP")) {
+            Material m = Material.parse(name);
+            PositionIndex index = new PositionIndex(m);
+            int[] squares = new int[m.size()];
+            for (int n = 0; n < 20_000; n++) {
+                Position p = Position.randomLegal(m, n % 2 == 0 ? Color.WHITE : Color.BLACK, random);
+                long i = index.index(p);
+                assertTrue(i >= 0 && i < index.size(), name + " " + i);
+                assertTrue(index.decode(i, squares));
+                Position back = new Position(m, squares, p.sideToMove());
+                assertTrue(back.equals(p) || back.equals(p.transform(1)), () -> p + " decodes to " + back);
+                assertEquals(i, index.index(p.transform(1)));
+            }
+        }
+    }
 }

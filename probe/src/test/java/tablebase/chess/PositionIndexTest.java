@@ -23,7 +23,7 @@ class PositionIndexTest {
 
     @Test
     void thereAre462ClassesOfKingPairs() {
-        assertEquals(462, PositionIndex.kingPairs());
+        assertEquals(462, new PositionIndex(Material.parse("KQK")).kingPairs());
     }
 
     /** Every placement (kings apart, squares distinct) of the material, White to move. */

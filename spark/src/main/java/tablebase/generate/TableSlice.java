@@ -268,7 +268,7 @@ final class TableSlice implements Serializable {
      * Returns the entries decided at each ply, from ply 1.
      */
     long[] solveAlone(PositionIndex index, MoveGenerator gen) {
-        int[] toHere = new int[PositionIndex.kingPairs()];
+        int[] toHere = new int[index.kingPairs()];
         int lastEvent = lastEventPly();
         long[] found = new long[SolvedTable.MAX_PLY + 2];
         while (frontierSize > 0 || ply < lastEvent) {

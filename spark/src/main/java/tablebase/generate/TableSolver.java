@@ -82,8 +82,8 @@ public final class TableSolver {
     }
 
     /** Partition {@code p} owns the king pairs from {@code first[p]} to {@code first[p + 1] - 1}. */
-    static int[] firstKingPairs(int parts) {
-        return IntStream.rangeClosed(0, parts).map(p -> (int) (((long) p * PositionIndex.kingPairs() + parts - 1) / parts)).toArray();
+    static int[] firstKingPairs(int parts, int kingPairs) {
+        return IntStream.rangeClosed(0, parts).map(p -> (int) (((long) p * kingPairs + parts - 1) / parts)).toArray();
     }
 
     /** Un-move batches go to the partition their key names. */
@@ -118,8 +118,8 @@ public final class TableSolver {
         MoveGenerator gen = new MoveGenerator(material);
         SmallerTables subs = new SmallerTables(jsc, material, smaller);
         int partitions = (int) Math.max(1, Math.min(this.partitions, 2 * index.size() / entriesPerPartition));
-        int[] first = firstKingPairs(partitions);
-        int[] partitionOfKingPair = new int[PositionIndex.kingPairs()];
+        int[] first = firstKingPairs(partitions, index.kingPairs());
+        int[] partitionOfKingPair = new int[index.kingPairs()];
         for (int p = 0; p < partitions; p++) for (int kp = first[p]; kp < first[p + 1]; kp++) partitionOfKingPair[kp] = p;
         long rest = index.restSize();
         List<Integer> ids = IntStream.range(0, partitions).boxed().toList();

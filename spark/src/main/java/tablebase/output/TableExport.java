@@ -62,7 +62,7 @@ public final class TableExport {
         Map<Material, Broadcast<byte[]>> subs = new HashMap<>();
         for (Material sub : TablePlan.captures(material)) subs.put(sub, jsc.broadcast(smaller.get(sub).results()));
         long rest = index.restSize();
-        int kingPairs = PositionIndex.kingPairs();
+        int kingPairs = index.kingPairs();
         List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
         JavaRDD<Tuple2<Long, byte[]>> bestMoves = jsc.parallelize(ids, partitions).map(p -> {
             long lo = (long) ((p * (long) kingPairs + partitions - 1) / partitions) * rest;
