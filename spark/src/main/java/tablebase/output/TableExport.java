@@ -21,7 +21,6 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 import scala.Tuple2;
 import tablebase.chess.Material;
-import tablebase.chess.MoveGenerator;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
 import tablebase.probe.Manifest;
