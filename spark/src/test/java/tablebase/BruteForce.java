@@ -1,74 +1,65 @@
 package tablebase;
 
-import java.util.Arrays;
-import tablebase.chess.Color;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import tablebase.chess.Material;
 import tablebase.chess.Move;
 import tablebase.chess.Position;
 
 /**
- * A tablebase computed the slow, obvious way, to check the Spark job against: forward move generation
- * over every position, repeated rounds of "White wins in r if some move reaches a Black position lost in
- * r - 1; Black is lost in r if every move reaches a White win", until nothing changes. Captures lead to
- * smaller material, which for the endgames checked here is a draw.
+ * A tablebase computed the slow, obvious way, to check the engine against: forward move generation over every
+ * position key ({@link Position#key}), then rounds of minimax by ply until nothing changes. Round {@code r}: an
+ * undecided position wins at an odd {@code r} if a move reaches a position lost at {@code r - 1}, and is lost at an
+ * even {@code r} if every move reaches a position won before. Captures and promotions lead to other materials,
+ * whose brute force is given (bare kings are a draw).
  */
 public final class BruteForce {
-    private final Material material;
-    /** Indexed by position key: White's mate distance (0: not won) or Black's moves-to-mate (-1: not lost). */
-    private final int[] value;
+    /** Plies of a position: a draw, and no legal position. */
+    public static final int DRAW = -1, NO_POSITION = -2;
+    private final int[] ply;
 
-    private BruteForce(Material material, int[] value) {
-        this.material = material;
-        this.value = value;
-    }
+    private BruteForce(int[] ply) { this.ply = ply; }
 
-    public static BruteForce solve(Material material) {
+    /** Solves {@code material}; {@code smaller} holds the brute force of every material its captures and promotions reach. */
+    public static BruteForce solve(Material material, Map<Material, BruteForce> smaller) {
         int keys = 1 << (6 * material.size() + 1);
-        int[][] children = new int[keys][];
-        boolean[] escapes = new boolean[keys];
-        int[] value = new int[keys];
-        Arrays.fill(value, Integer.MIN_VALUE);
+        int[][] children = new int[keys][], exits = new int[keys][];
+        int[] ply = new int[keys];
+        java.util.Arrays.fill(ply, NO_POSITION);
         for (int key = 0; key < keys; key++) {
             Position p = Position.fromKey(material, key);
             if (p.key() != key || !p.isLegal()) continue;
-            children[key] = p.legalMoves().stream().filter(m -> !m.isCapture()).mapToInt(m -> (int) p.play(m).key()).toArray();
-            escapes[key] = p.legalMoves().stream().anyMatch(Move::isCapture);
-            boolean white = p.sideToMove() == Color.WHITE;
-            value[key] = white ? 0 : (p.isCheckmate() ? 0 : -1);
+            List<Integer> inTable = new ArrayList<>(), out = new ArrayList<>();
+            for (Move m : p.legalMoves()) {
+                Position after = p.play(m);
+                if (after.material() == material) inTable.add((int) after.key());
+                else out.add(after.material().size() == 2 ? DRAW : smaller.get(after.material()).ply(after.key()));
+            }
+            children[key] = inTable.stream().mapToInt(Integer::intValue).toArray();
+            exits[key] = out.stream().mapToInt(Integer::intValue).toArray();
+            ply[key] = children[key].length + exits[key].length == 0 && p.inCheck() ? 0 : DRAW;
         }
-        for (int round = 1; ; round++) {
-            boolean changed = false;
+        int lastExit = 0;
+        for (int[] e : exits) if (e != null) for (int q : e) lastExit = Math.max(lastExit, q + 1);
+        for (int r = 1; ; r++) {
+            List<Integer> decided = new ArrayList<>();
             for (int key = 0; key < keys; key++) {
-                if (children[key] == null || !isWhite(material, key) || value[key] != 0) continue;
-                for (int child : children[key]) {
-                    if (value[child] == round - 1) { value[key] = round; changed = true; break; }
-                }
+                if (ply[key] != DRAW || children[key].length + exits[key].length == 0) continue;
+                boolean win = false, allWon = true;
+                for (int[] list : new int[][] {exits[key], children[key]})
+                    for (int v : list) {
+                        int q = list == exits[key] ? v : ply[v];
+                        if (q == r - 1 && r % 2 == 1) win = true;
+                        if (q < 0 || q % 2 == 0 || q >= r) allWon = false;
+                    }
+                if (win || r % 2 == 0 && allWon) decided.add(key);
             }
-            for (int key = 0; key < keys; key++) {
-                if (children[key] == null || isWhite(material, key) || value[key] != -1) continue;
-                if (escapes[key] || children[key].length == 0) continue;
-                boolean allWon = true;
-                for (int child : children[key]) allWon &= value[child] > 0;
-                if (allWon) { value[key] = round; changed = true; }
-            }
-            if (!changed) return new BruteForce(material, value);
+            for (int key : decided) ply[key] = r;
+            if (decided.isEmpty() && r > lastExit + 1) return new BruteForce(ply);
         }
     }
 
-    private static boolean isWhite(Material m, int key) { return (key >>> (6 * m.size())) == 0; }
-
-    /** White's mate distance, 0 when White to move does not win (or the key is no legal position). */
-    public int whiteDtm(long key) { int v = value[(int) key]; return v > 0 ? v : 0; }
-
-    /** Black's distance to mate, -1 when Black to move is not lost. */
-    public int blackDtm(long key) { int v = value[(int) key]; return v == Integer.MIN_VALUE ? -1 : v; }
-
-    public long count(Color side) {
-        long n = 0;
-        for (int key = 0; key < value.length; key++) {
-            if (value[key] == Integer.MIN_VALUE || isWhite(material, key) != (side == Color.WHITE)) continue;
-            if (side == Color.WHITE ? value[key] > 0 : value[key] >= 0) n++;
-        }
-        return n;
-    }
+    /** The ply of a position key: even, the side to move is mated in ply / 2 moves; odd, it mates in (ply + 1) / 2; or {@link #DRAW}, {@link #NO_POSITION}. */
+    public int ply(long key) { return ply[(int) key]; }
 }

@@ -7,16 +7,19 @@ import java.io.Serializable;
  * writes them), without allocating: the per-position work of a generator, which makes them by the billion.
  * {@link Position} is the readable form of the same rules; the tests hold the two to each other.
  *
- * <p>A move is coded {@code piece << 12 | from << 6 | to}, {@code piece} the mover's index in the material.
+ * <p>A move is coded {@code enPassant << 18 | promotion << 15 | piece << 12 | from << 6 | to}: {@code piece} the
+ * mover's index in the material, {@code promotion} 0 or 1 + the piece's place in {@link PieceType#PROMOTIONS},
+ * {@code enPassant} 1 for a pawn taking the pawn beside it. Positions of a table have no en-passant right: only
+ * {@link #enPassantCaptures} makes such captures.
  */
 public final class MoveGenerator implements Serializable {
+    private static final int PROMOTION_SHIFT = 15, EN_PASSANT = 1 << 18;
     private final Material material;
     private final PieceType[] types;
     private final int[] colors;
     private final int[] kings = new int[2];
 
     public MoveGenerator(Material material) {
-        if (material.hasPawns()) throw new IllegalArgumentException("the tables' move generator has no pawns yet: " + material);
         this.material = material;
         int n = material.size();
         types = new PieceType[n];
@@ -31,11 +34,38 @@ public final class MoveGenerator implements Serializable {
 
     public Material material() { return material; }
 
-    public static int piece(int move) { return move >>> 12; }
+    public static int piece(int move) { return move >>> 12 & 7; }
 
     public static int from(int move) { return move >>> 6 & 63; }
 
     public static int to(int move) { return move & 63; }
+
+    /** The piece a pawn becomes, or null. */
+    public static PieceType promotion(int move) {
+        int p = promotionCode(move);
+        return p == 0 ? null : PieceType.PROMOTIONS[p - 1];
+    }
+
+    /** 0, or 1 + the promoted piece's place in {@link PieceType#PROMOTIONS}. */
+    public static int promotionCode(int move) { return move >>> PROMOTION_SHIFT & 7; }
+
+    public static boolean isEnPassant(int move) { return (move & EN_PASSANT) != 0; }
+
+    /** The index of the piece a move takes, or -1. */
+    public static int captured(int[] squares, int move) {
+        int to = to(move);
+        return pieceAt(squares, isEnPassant(move) ? (from(move) & ~7) | (to & 7) : to);
+    }
+
+    /** Whether the move keeps the material: it neither takes nor promotes. */
+    public static boolean staysInTable(int[] squares, int move) {
+        return (move >>> PROMOTION_SHIFT) == 0 && pieceAt(squares, to(move)) < 0;
+    }
+
+    /** Whether the move is a pawn's push of two squares. */
+    public boolean isDoublePush(int move) {
+        return types[piece(move)] == PieceType.PAWN && Math.abs(to(move) - from(move)) == 16;
+    }
 
     /** The side (0 White, 1 Black) of piece {@code i}. */
     public int side(int i) { return colors[i]; }
@@ -58,8 +88,11 @@ public final class MoveGenerator implements Serializable {
 
     /** Whether a piece of {@code side}, other than piece {@code skip} (a captured one, or -1), attacks {@code target}. */
     public boolean attacked(int[] squares, long occupied, int target, int side, int skip) {
-        for (int i = 0; i < squares.length; i++)
-            if (colors[i] == side && i != skip && Attacks.attacks(types[i], squares[i], target, occupied)) return true;
+        for (int i = 0; i < squares.length; i++) {
+            if (colors[i] != side || i == skip) continue;
+            if (types[i] == PieceType.PAWN ? (Attacks.pawn(side == 0 ? Color.WHITE : Color.BLACK, squares[i]) & 1L << target) != 0
+                    : Attacks.attacks(types[i], squares[i], target, occupied)) return true;
+        }
         return false;
     }
 
@@ -79,36 +112,81 @@ public final class MoveGenerator implements Serializable {
         for (int i = 0; i < squares.length; i++) {
             if (colors[i] != side) continue;
             int from = squares[i];
-            for (long t = Attacks.of(types[i], from, occ); t != 0; t &= t - 1) {
-                int to = Long.numberOfTrailingZeros(t);
-                int victim = (occ & 1L << to) == 0 ? -1 : pieceAt(squares, to);
-                if (victim >= 0 && (colors[victim] == side || types[victim] == PieceType.KING)) continue;
-                long after = occ ^ 1L << from | 1L << to;
-                int king = i == kings[side] ? to : squares[kings[side]];
-                squares[i] = to;
-                boolean safe = !attacked(squares, after, king, 1 - side, victim);
-                squares[i] = from;
-                if (safe) out[n++] = i << 12 | from << 6 | to;
+            if (types[i] == PieceType.PAWN) {
+                n = pawnMoves(squares, side, i, occ, out, n);
+                continue;
             }
+            for (long t = Attacks.of(types[i], from, occ); t != 0; t &= t - 1) n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, out, n, false);
         }
         return n;
     }
 
-    /** {@link #legalMoves} sorted by from-square, then to-square: the order in which a packed file ranks a best move. */
-    public int sortedLegalMoves(int[] squares, int side, int[] out) {
-        int n = legalMoves(squares, side, out);
-        for (int k = 0; k < n; k++) out[k] = (out[k] & 0xFFF) << 4 | piece(out[k]);
-        java.util.Arrays.sort(out, 0, n);
-        for (int k = 0; k < n; k++) out[k] = (out[k] & 15) << 12 | out[k] >>> 4;
+    /** A pawn's pushes (two from its second rank) and captures, each promotion four moves. */
+    private int pawnMoves(int[] squares, int side, int i, long occ, int[] out, int n) {
+        int from = squares[i], step = side == 0 ? 8 : -8, one = from + step;
+        if ((occ & 1L << one) == 0) {
+            n = addIfLegal(squares, side, i, one, occ, out, n, true);
+            if (Square.rank(from) == (side == 0 ? 1 : 6) && (occ & 1L << (one + step)) == 0) n = addIfLegal(squares, side, i, one + step, occ, out, n, false);
+        }
+        for (long t = Attacks.pawn(side == 0 ? Color.WHITE : Color.BLACK, from) & occ; t != 0; t &= t - 1)
+            n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, out, n, true);
+        return n;
+    }
+
+    /** Adds piece {@code i}'s move to {@code to} unless it takes its own piece or a king or leaves its king in check; a pawn reaching the last rank adds its four promotions. */
+    private int addIfLegal(int[] squares, int side, int i, int to, long occ, int[] out, int n, boolean mayPromote) {
+        int from = squares[i];
+        int victim = (occ & 1L << to) == 0 ? -1 : pieceAt(squares, to);
+        if (victim >= 0 && (colors[victim] == side || types[victim] == PieceType.KING)) return n;
+        int king = i == kings[side] ? to : squares[kings[side]];
+        squares[i] = to;
+        boolean safe = !attacked(squares, occ ^ 1L << from | 1L << to, king, 1 - side, victim);
+        squares[i] = from;
+        if (!safe) return n;
+        int move = i << 12 | from << 6 | to;
+        if (mayPromote && (Square.rank(to) == 0 || Square.rank(to) == 7))
+            for (int p = 1; p <= PieceType.PROMOTIONS.length; p++) out[n++] = move | p << PROMOTION_SHIFT;
+        else out[n++] = move;
         return n;
     }
 
     /**
-     * Writes the un-moves into {@code out} (room for 256): every legal position one non-capturing half-move
-     * earlier, where a piece of the side that just moved (not {@code sideToMove}) steps back to an empty square
-     * it attacks (pawnless moves are reversible). Each is coded as a move from the earlier position:
-     * {@code piece << 12 | origin << 6 | square now}. With {@code kingsToo} false the kings' un-moves are left out,
-     * with {@code others} false the other pieces'.
+     * Writes into {@code out} the legal en-passant captures of {@code side} if the other side's pawn {@code pushed}
+     * has just moved two squares (it stands on its fourth rank), and returns how many.
+     */
+    public int enPassantCaptures(int[] squares, int side, int pushed, int[] out) {
+        int sq = squares[pushed], target = sq + (side == 0 ? 8 : -8), n = 0;
+        long occ = occupied(squares);
+        for (int i = 0; i < squares.length; i++) {
+            if (colors[i] != side || types[i] != PieceType.PAWN || Square.rank(squares[i]) != Square.rank(sq)
+                    || Math.abs(squares[i] - sq) != 1) continue;
+            int from = squares[i], king = squares[kings[side]];
+            squares[i] = target;
+            boolean safe = !attacked(squares, occ ^ 1L << from ^ 1L << sq | 1L << target, king, 1 - side, pushed);
+            squares[i] = from;
+            if (safe) out[n++] = EN_PASSANT | i << 12 | from << 6 | target;
+        }
+        return n;
+    }
+
+    /**
+     * {@link #legalMoves} sorted by from-square, then to-square, then promotion (queen, rook, bishop, knight): the
+     * order in which a packed file ranks a best move.
+     */
+    public int sortedLegalMoves(int[] squares, int side, int[] out) {
+        int n = legalMoves(squares, side, out);
+        for (int k = 0; k < n; k++) out[k] = ((out[k] & 0xFFF) << 3 | out[k] >>> PROMOTION_SHIFT) << 3 | piece(out[k]);
+        java.util.Arrays.sort(out, 0, n);
+        for (int k = 0; k < n; k++) out[k] = (out[k] >>> 3 & 7) << PROMOTION_SHIFT | (out[k] & 7) << 12 | out[k] >>> 6;
+        return n;
+    }
+
+    /**
+     * Writes the un-moves into {@code out} (room for 256): every legal position one non-capturing, non-promoting
+     * half-move earlier, where a piece of the side that just moved (not {@code sideToMove}) steps back to an empty
+     * square it attacks (a piece's moves are reversible), or a pawn steps back one square, or two to its second
+     * rank. Each is coded as a move from the earlier position: {@code piece << 12 | origin << 6 | square now}. With
+     * {@code kingsToo} false the kings' un-moves are left out, with {@code others} false the other pieces'.
      */
     public int unmoves(int[] squares, int sideToMove, boolean kingsToo, boolean others, int[] out) {
         int mover = 1 - sideToMove;
@@ -117,7 +195,8 @@ public final class MoveGenerator implements Serializable {
         for (int i = 0; i < squares.length; i++) {
             if (colors[i] != mover || (i == kings[mover] ? !kingsToo : !others)) continue;
             int now = squares[i];
-            for (long o = Attacks.of(types[i], now, occ) & ~occ; o != 0; o &= o - 1) {
+            long origins = types[i] == PieceType.PAWN ? pawnOrigins(mover, now, occ) : Attacks.of(types[i], now, occ) & ~occ;
+            for (long o = origins; o != 0; o &= o - 1) {
                 int origin = Long.numberOfTrailingZeros(o);
                 if (i == kings[mover] && Square.distance(origin, waitingKing) <= 1) continue;
                 squares[i] = origin;
@@ -128,5 +207,14 @@ public final class MoveGenerator implements Serializable {
             }
         }
         return n;
+    }
+
+    /** The empty squares a pawn of {@code side} now on {@code sq} came from by a push: never its first rank. */
+    private static long pawnOrigins(int side, int sq, long occ) {
+        int back = side == 0 ? -8 : 8, one = sq + back, rank = Square.rank(sq);
+        if (rank == (side == 0 ? 1 : 6) || (occ & 1L << one) != 0) return 0;
+        long origins = 1L << one;
+        if (rank == (side == 0 ? 3 : 4) && (occ & 1L << (one + back)) == 0) origins |= 1L << (one + back);
+        return origins;
     }
 }

@@ -214,20 +214,11 @@ public final class Position {
         }
         int[] next = squares.clone();
         next[mover] = to;
-        if (move.promotion() == null) {
-            if (!move.isCapture()) return new Position(material, next, sideToMove.opponent(), enPassantAfter);
-            int[] rest = new int[next.length - 1]; // taking a piece keeps the others' order
-            for (int i = 0, j = 0; i < next.length; i++) if (i != move.captured()) rest[j++] = next[i];
-            return new Position(material.without(move.captured()), rest, sideToMove.opponent());
-        }
-        List<Piece> pieces = new ArrayList<>(squares.length);
-        List<Integer> places = new ArrayList<>(squares.length);
-        for (int i = 0; i < squares.length; i++) {
-            if (i == move.captured()) continue;
-            pieces.add(i == mover ? new Piece(sideToMove, move.promotion()) : piece(i));
-            places.add(next[i]);
-        }
-        return of(pieces, places, sideToMove.opponent(), -1);
+        if (move.promotion() == null && !move.isCapture()) return new Position(material, next, sideToMove.opponent(), enPassantAfter);
+        MaterialChange change = MaterialChange.of(material, move.captured(), move.promotion() == null ? -1 : mover, move.promotion());
+        int[] after = new int[change.after().size()];
+        change.squares(next, after);
+        return new Position(change.after(), after, sideToMove.opponent());
     }
 
     /**

@@ -1,6 +1,7 @@
 package tablebase.chess;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +19,7 @@ class MoveGeneratorTest {
     @Test
     void movesAndUnmovesAreThoseOfThePositionRules() {
         Random random = new Random(5);
-        for (String name : new String[] {"KQKR", "KBNKN", "KRBKR", "KQQKQ", "KNNK"}) {
+        for (String name : new String[] {"KQKR", "KBNKN", "KRBKR", "KQQKQ", "KNNK", "KPK", "KPKP", "KRPKR", "KQKP", "KPPKP"}) {
             Material material = Material.parse(name);
             MoveGenerator gen = new MoveGenerator(material);
             for (int t = 0; t < 20_000; t++) {
@@ -26,14 +27,19 @@ class MoveGeneratorTest {
                 int[] squares = p.squares();
                 Set<String> fast = new TreeSet<>(), rules = new TreeSet<>();
                 int n = gen.legalMoves(squares, side(p), BUFFER);
-                for (int k = 0; k < n; k++) fast.add(Square.name(MoveGenerator.from(BUFFER[k])) + Square.name(MoveGenerator.to(BUFFER[k])));
+                for (int k = 0; k < n; k++) fast.add(uci(BUFFER[k]));
                 for (Move m : p.legalMoves()) rules.add(m.uci());
                 assertEquals(rules, fast, p::toString);
 
                 n = gen.sortedLegalMoves(squares, side(p), BUFFER);
                 List<Integer> order = new ArrayList<>();
-                for (int k = 0; k < n; k++) order.add(MoveGenerator.from(BUFFER[k]) * 64 + MoveGenerator.to(BUFFER[k]));
-                assertEquals(order.stream().sorted().toList(), order, "sorted by from, then to");
+                for (int k = 0; k < n; k++) {
+                    PieceType promotion = MoveGenerator.promotion(BUFFER[k]);
+                    int place = promotion == null ? 0 : 1 + List.of(PieceType.PROMOTIONS).indexOf(promotion);
+                    order.add((MoveGenerator.from(BUFFER[k]) * 64 + MoveGenerator.to(BUFFER[k])) * 8 + place);
+                }
+                assertEquals(order.stream().sorted().toList(), order, "sorted by from, then to, then promotion Q R B N");
+                assertEquals(rules.size(), n);
 
                 Set<String> earlier = new TreeSet<>(), undone = new TreeSet<>();
                 n = gen.unmoves(squares, side(p), true, true, BUFFER);
@@ -47,6 +53,45 @@ class MoveGeneratorTest {
                 assertEquals(p.inCheck(), gen.inCheck(squares, side(p)), p::toString);
             }
         }
+    }
+
+    private static String uci(int move) {
+        PieceType promotion = MoveGenerator.promotion(move);
+        return Square.name(MoveGenerator.from(move)) + Square.name(MoveGenerator.to(move))
+                + (promotion == null ? "" : String.valueOf(Character.toLowerCase(promotion.letter())));
+    }
+
+    @Test
+    void enPassantCapturesAreThoseOfThePositionWithItsSquare() {
+        Random random = new Random(9);
+        int seen = 0;
+        for (String name : new String[] {"KPKP", "KPKPP", "KRPKP"}) {
+            Material material = Material.parse(name);
+            MoveGenerator gen = new MoveGenerator(material);
+            for (int t = 0; t < 200_000; t++) {
+                Color side = random.nextBoolean() ? Color.WHITE : Color.BLACK;
+                Position p = Position.randomLegal(material, side, random);
+                int[] squares = p.squares();
+                for (int pawn = 0; pawn < squares.length; pawn++) {
+                    if (material.piece(pawn).type() != PieceType.PAWN || material.piece(pawn).color() == side
+                            || Square.rank(squares[pawn]) != (side == Color.WHITE ? 4 : 3)) continue;
+                    int behind = squares[pawn] + (side == Color.WHITE ? 8 : -8);
+                    Position withSquare = new Position(material, squares, side, behind);
+                    if (!withSquare.isLegal()) continue;
+                    Set<String> fast = new TreeSet<>(), rules = new TreeSet<>();
+                    int n = gen.enPassantCaptures(squares, side(p), pawn, BUFFER);
+                    for (int k = 0; k < n; k++) {
+                        assertTrue(MoveGenerator.isEnPassant(BUFFER[k]));
+                        assertEquals(pawn, MoveGenerator.captured(squares, BUFFER[k]));
+                        fast.add(uci(BUFFER[k]));
+                    }
+                    for (Move m : withSquare.legalMoves()) if (m.to() == behind && material.piece(m.piece()).type() == PieceType.PAWN) rules.add(m.uci());
+                    assertEquals(rules, fast, withSquare::toString);
+                    seen += n;
+                }
+            }
+        }
+        assertTrue(seen > 1000, seen + " en-passant captures");
     }
 
     @Test

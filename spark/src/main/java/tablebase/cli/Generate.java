@@ -77,7 +77,7 @@ public final class Generate {
                 table = m.equals(material) ? null : folders.find(m);
                 if (table == null) {
                     Map<Material, SolvedTable> smaller = new HashMap<>();
-                    for (Material sub : TablePlan.captures(m)) smaller.put(sub, tables.get(sub));
+                    for (Material sub : TablePlan.exits(m)) smaller.put(sub, tables.get(sub));
                     SolvedTable solved = solver.solve(m, smaller, work);
                     writes.add(writer.submit(() -> {
                         folders.write(solved, smaller);

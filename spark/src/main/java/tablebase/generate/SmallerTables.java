@@ -11,7 +11,7 @@ import tablebase.table.Successors;
 import tablebase.table.TablePlan;
 
 /**
- * The smaller tables a table's captures lead to, broadcast to every executor (a broadcast join: a smaller table
+ * The smaller tables a table's captures and promotions lead to, broadcast to every executor (a broadcast join: a smaller table
  * has one piece less, so its result bytes are a small fraction of the table being solved).
  */
 final class SmallerTables implements Serializable {
@@ -20,7 +20,7 @@ final class SmallerTables implements Serializable {
 
     SmallerTables(JavaSparkContext jsc, Material material, Map<Material, SolvedTable> solved) {
         this.material = material;
-        for (Material sub : TablePlan.captures(material)) {
+        for (Material sub : TablePlan.exits(material)) {
             SolvedTable table = solved.get(sub);
             if (table == null) throw new IllegalStateException(material.name() + " needs " + sub.name() + " solved first");
             results.put(sub, jsc.broadcast(table.results()));
@@ -32,8 +32,8 @@ final class SmallerTables implements Serializable {
     /** Drops the broadcast copies once the table is solved. */
     void release() { results.values().forEach(b -> b.destroy(false)); }
 
-    /** The captures' lookup for one task (it has scratch space of its own). */
-    Successors captures() {
+    /** The exits' lookup for one task (it has scratch space of its own). */
+    Successors exits() {
         Map<Material, byte[]> values = new HashMap<>();
         results.forEach((m, b) -> values.put(m, b.value()));
         return new Successors(material, null, values);

@@ -9,10 +9,14 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import scala.Tuple2;
+import tablebase.chess.Color;
 import tablebase.chess.MoveGenerator;
+import tablebase.chess.Piece;
+import tablebase.chess.PieceType;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
 import tablebase.table.SolvedTable;
+import tablebase.table.ResultFold;
 import tablebase.table.Successors;
 
 /**
@@ -27,6 +31,12 @@ import tablebase.table.Successors;
  * advance (a win event), and an entry whose captures all lose counts them as one move refuted at the ply of the
  * longest (a loss event). Best moves are not kept: they follow from the final results.
  *
+ * <p>En passant: a table's positions have no en-passant right, but a pawn's double push that the opponent may take
+ * en passant leads to a position that has one. Such a position gets an entry of its own after the slice's
+ * {@code 2 * (hi - lo)} (the same moves as its entry without the right, and the captures), reached by the same
+ * un-moves, and its only un-move is the double push; the double push is then not an un-move of the entry without
+ * the right. These entries are dropped by {@link #finish}.
+ *
  * <p>The kernels: {@link #init} sets the entries up; {@link #kingUnmoves} makes the un-moves of the kings from the
  * frontier, the only ones that can reach another partition (another king pair); {@link #apply} makes the other
  * pieces' un-moves itself and takes the kings' from every partition.
@@ -37,7 +47,8 @@ final class TableSlice implements Serializable {
     static final int BATCH = 1 << 15;
 
     final long lo, hi;
-    final byte[] result;
+    /** The result bytes, the en-passant entries after the table's. */
+    byte[] result;
     /** Moves not yet refuted; dropped by {@link #finish}. */
     private byte[] remaining;
     /** Entries decided at {@link #ply}. */
@@ -47,9 +58,11 @@ final class TableSlice implements Serializable {
     int ply;
     /** Entries by the ply of their event: {@code entries[start[q] .. start[q + 1] - 1]}. */
     private int[] winStart, winEntries, lossStart, lossEntries;
+    /** En-passant entry {@code 2 * (hi - lo) + k}: the entry without the right ({@code epBase[k]}, ascending), the pawn that moved two squares. */
+    private final int[] epBase, epPawn;
 
     private TableSlice(long lo, long hi, byte[] result, byte[] remaining, int[] frontier, int frontierSize, int ply,
-                       int[] winStart, int[] winEntries, int[] lossStart, int[] lossEntries) {
+                       int[] winStart, int[] winEntries, int[] lossStart, int[] lossEntries, int[] epBase, int[] epPawn) {
         this.lo = lo;
         this.hi = hi;
         this.result = result;
@@ -61,6 +74,8 @@ final class TableSlice implements Serializable {
         this.winEntries = winEntries;
         this.lossStart = lossStart;
         this.lossEntries = lossEntries;
+        this.epBase = epBase;
+        this.epPawn = epPawn;
     }
 
     /** Writes the slice in a plain binary form ({@link #readFrom} reads it back), for the work folder. */
@@ -71,7 +86,7 @@ final class TableSlice implements Serializable {
         out.writeInt(result.length);
         out.write(result);
         out.write(remaining);
-        for (int[] ints : new int[][] {Arrays.copyOf(frontier, frontierSize), winStart, winEntries, lossStart, lossEntries}) {
+        for (int[] ints : new int[][] {Arrays.copyOf(frontier, frontierSize), winStart, winEntries, lossStart, lossEntries, epBase, epPawn}) {
             out.writeInt(ints.length);
             for (int v : ints) out.writeInt(v);
         }
@@ -83,13 +98,13 @@ final class TableSlice implements Serializable {
         byte[] result = new byte[in.readInt()], remaining = new byte[result.length];
         in.readFully(result);
         in.readFully(remaining);
-        int[][] ints = new int[5][];
+        int[][] ints = new int[7][];
         for (int k = 0; k < ints.length; k++) {
             ints[k] = new int[in.readInt()];
             for (int j = 0; j < ints[k].length; j++) ints[k][j] = in.readInt();
         }
         return new TableSlice(lo, hi, result, remaining, Arrays.copyOf(ints[0], Math.max(1024, ints[0].length)), ints[0].length, ply,
-                ints[1], ints[2], ints[3], ints[4]);
+                ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]);
     }
 
     /** The last ply at which a capture event decides something, or 0. */
@@ -101,58 +116,127 @@ final class TableSlice implements Serializable {
 
     /**
      * The init kernel: every canonical legal entry of {@code lo..hi-1} with its move count, checkmates decided at
-     * ply 0 (the first frontier), and its captures looked up in the smaller tables.
+     * ply 0 (the first frontier), its captures and promotions looked up in the smaller tables, and an entry for
+     * each en-passant right its position may carry.
      */
     static TableSlice init(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi) {
         int n = (int) (hi - lo);
-        byte[] result = new byte[2 * n], remaining = new byte[2 * n];
-        IntBuckets wins = new IntBuckets(), losses = new IntBuckets();
-        int[] frontier = new int[1024];
-        int frontierSize = 0;
-        int[] squares = new int[index.material().size()], moves = new int[256];
-        Successors captures = smaller.captures();
+        Entries entries = new Entries(2 * n);
+        int[] squares = new int[index.material().size()], moves = new int[256], captures = new int[2];
+        Successors exits = smaller.exits();
+        boolean enPassant = hasPawn(gen, Color.WHITE) && hasPawn(gen, Color.BLACK);
         for (int j = 0; j < n; j++) {
             long i = lo + j;
             boolean canonical = index.decode(i, squares) && index.index(squares) == i;
             for (int side = 0; side < 2; side++) {
                 int e = 2 * j + side;
                 if (!canonical || gen.opponentInCheck(squares, side)) {
-                    result[e] = (byte) SolvedTable.NONE;
+                    entries.result[e] = (byte) SolvedTable.NONE;
                     continue;
                 }
-                int count = gen.legalMoves(squares, side, moves), quiet = 0, firstWin = Integer.MAX_VALUE, lastLoss = -1;
-                boolean drawn = false;
-                for (int k = 0; k < count; k++) {
-                    int to = MoveGenerator.to(moves[k]), victim = MoveGenerator.pieceAt(squares, to);
-                    if (victim < 0) {
-                        quiet++;
-                        continue;
-                    }
-                    int after = captures.resultAfter(squares, moves[k], 1 - side);
-                    if (after == SolvedTable.DRAW) drawn = true;
-                    else if ((after - 1) % 2 == 0) firstWin = Math.min(firstWin, after); // the opponent is lost there
-                    else lastLoss = Math.max(lastLoss, after);
-                }
-                if (count == 0) {
-                    if (gen.inCheck(squares, side)) {
-                        result[e] = 1; // checkmated: ply 0
-                        if (frontierSize == frontier.length) frontier = Arrays.copyOf(frontier, 2 * frontierSize);
-                        frontier[frontierSize++] = e;
-                    } else {
-                        remaining[e] = (byte) CANNOT_LOSE; // stalemate
-                    }
-                } else if (firstWin != Integer.MAX_VALUE) {
-                    remaining[e] = (byte) CANNOT_LOSE;
-                    wins.add(firstWin, e); // ply + 1 of the lost position reached: this one wins at that ply
-                } else if (drawn) {
-                    remaining[e] = (byte) CANNOT_LOSE;
-                } else {
-                    remaining[e] = (byte) (quiet + (lastLoss >= 0 ? 1 : 0));
-                    if (lastLoss >= 0) losses.add(lastLoss, e);
+                int count = gen.legalMoves(squares, side, moves);
+                entries.decide(e, squares, side, moves, count, captures, 0, gen, exits);
+                if (!enPassant) continue;
+                for (int pushed = 0; pushed < squares.length; pushed++) {
+                    if (!justPushedTwo(gen, squares, side, pushed)) continue;
+                    int taking = gen.enPassantCaptures(squares, side, pushed, captures);
+                    if (taking > 0) entries.decide(entries.enPassant(e, pushed), squares, side, moves, count, captures, taking, gen, exits);
                 }
             }
         }
-        return new TableSlice(lo, hi, result, remaining, frontier, frontierSize, 0, wins.starts(), wins.entries(), losses.starts(), losses.entries());
+        return entries.slice(lo, hi);
+    }
+
+    private static boolean hasPawn(MoveGenerator gen, Color color) {
+        return gen.material().pieces().contains(new Piece(color, PieceType.PAWN));
+    }
+
+    /** Whether piece {@code pushed}, not of {@code side}, is a pawn on its fourth rank with the two squares behind it empty. */
+    private static boolean justPushedTwo(MoveGenerator gen, int[] squares, int side, int pushed) {
+        if (gen.side(pushed) == side || gen.material().piece(pushed).type() != PieceType.PAWN) return false;
+        int sq = squares[pushed], back = side == 0 ? 8 : -8; // the pusher is the other side: behind it is towards the side to move
+        if (Square.rank(sq) != (side == 0 ? 4 : 3)) return false;
+        return MoveGenerator.pieceAt(squares, sq + back) < 0 && MoveGenerator.pieceAt(squares, sq + 2 * back) < 0;
+    }
+
+    /** The entries init makes: the table's, then those with an en-passant right, with their events and first frontier. */
+    private static final class Entries {
+        final byte[] result, remaining;
+        byte[] epResult = new byte[16], epRemaining = new byte[16];
+        final IntBuckets wins = new IntBuckets(), losses = new IntBuckets(), enPassant = new IntBuckets();
+        int[] frontier = new int[1024];
+        int frontierSize;
+        private final int tableEntries;
+
+        Entries(int tableEntries) {
+            this.tableEntries = tableEntries;
+            result = new byte[tableEntries];
+            remaining = new byte[tableEntries];
+        }
+
+        /** A new en-passant entry of entry {@code e}, pawn {@code pushed} having moved two squares. */
+        int enPassant(int e, int pushed) {
+            int k = enPassant.size();
+            enPassant.add(e, pushed);
+            if (k == epResult.length) {
+                epResult = Arrays.copyOf(epResult, 2 * k);
+                epRemaining = Arrays.copyOf(epRemaining, 2 * k);
+            }
+            return tableEntries + k;
+        }
+
+        /**
+         * Sets entry {@code e} up from its {@code count} legal moves and {@code taking} en-passant captures: checkmate
+         * and stalemate at once; a capture or promotion that wins, a win event; one that draws, a position that
+         * cannot lose; else its quiet moves to refute, plus one for its exits if they all lose (a loss event).
+         */
+        void decide(int e, int[] squares, int side, int[] moves, int count, int[] captures, int taking, MoveGenerator gen, Successors exits) {
+            ResultFold fold = new ResultFold();
+            int quiet = 0;
+            for (int k = 0; k < count; k++) {
+                if (MoveGenerator.staysInTable(squares, moves[k])) quiet++;
+                else fold.add(exits.exitResult(squares, moves[k], 1 - side));
+            }
+            for (int k = 0; k < taking; k++) fold.add(exits.exitResult(squares, captures[k], 1 - side));
+            if (count + taking == 0) {
+                if (gen.inCheck(squares, side)) {
+                    setResult(e, 1); // checkmated: ply 0
+                    if (frontierSize == frontier.length) frontier = Arrays.copyOf(frontier, 2 * frontierSize);
+                    frontier[frontierSize++] = e;
+                } else {
+                    setRemaining(e, CANNOT_LOSE); // stalemate
+                }
+            } else if (fold.wins()) {
+                setRemaining(e, CANNOT_LOSE);
+                wins.add(fold.winPly(), e); // ply + 1 of the lost position reached: this one wins at that ply
+            } else if (fold.draws()) {
+                setRemaining(e, CANNOT_LOSE);
+            } else {
+                setRemaining(e, quiet + (fold.loses() ? 1 : 0));
+                if (fold.loses()) losses.add(fold.lossPly(), e);
+            }
+        }
+
+        private void setResult(int e, int value) {
+            if (e < tableEntries) result[e] = (byte) value; else epResult[e - tableEntries] = (byte) value;
+        }
+
+        private void setRemaining(int e, int value) {
+            if (e < tableEntries) remaining[e] = (byte) value; else epRemaining[e - tableEntries] = (byte) value;
+        }
+
+        TableSlice slice(long lo, long hi) {
+            int extra = enPassant.size();
+            byte[] allResults = result, allRemaining = remaining;
+            if (extra > 0) {
+                allResults = Arrays.copyOf(result, tableEntries + extra);
+                allRemaining = Arrays.copyOf(remaining, tableEntries + extra);
+                System.arraycopy(epResult, 0, allResults, tableEntries, extra);
+                System.arraycopy(epRemaining, 0, allRemaining, tableEntries, extra);
+            }
+            return new TableSlice(lo, hi, allResults, allRemaining, frontier, frontierSize, 0, wins.starts(), wins.entries(),
+                    losses.starts(), losses.entries(), enPassant.keys(), enPassant.values());
+        }
     }
 
     /**
@@ -174,6 +258,7 @@ final class TableSlice implements Serializable {
             @Override public boolean hasNext() {
                 while (ready.isEmpty() && next < frontierSize) {
                     int e = frontier[next++], side = e & 1;
+                    if (e >= 2 * (hi - lo)) continue; // an en-passant entry's only un-move is its pawn's double push
                     long i = lo + (e >>> 1);
                     index.decode(i, squares);
                     int selfSymmetries = index.symmetricKingPair(i) ? index.canonicalSymmetries(squares) : 1;
@@ -244,13 +329,20 @@ final class TableSlice implements Serializable {
         frontier = new int[Math.max(1024, oldSize)];
         frontierSize = 0;
         int[] squares = new int[index.material().size()], unmoves = new int[256];
+        int tableEntries = (int) (2 * (hi - lo));
         for (int f = 0; f < oldSize; f++) {
-            int e = old[f], side = e & 1;
+            int e = old[f];
+            if (e >= tableEntries) {
+                unmoveDoublePush(q, index, gen, e - tableEntries, squares);
+                continue;
+            }
+            int side = e & 1;
             long i = lo + (e >>> 1);
             index.decode(i, squares);
             int selfSymmetries = index.symmetricKingPair(i) ? index.canonicalSymmetries(squares) : 1;
             int n = gen.unmoves(squares, side, false, true, unmoves);
             for (int k = 0; k < n; k++) {
+                if (gen.isDoublePush(unmoves[k]) && enPassantEntry(e, MoveGenerator.piece(unmoves[k])) >= 0) continue; // it led to the en-passant entry
                 long key = unmove(index, squares, side, selfSymmetries, unmoves[k]);
                 if (key >= 0) reach(q, key);
             }
@@ -261,6 +353,33 @@ final class TableSlice implements Serializable {
         if (q + 1 < start.length)
             for (int k = start[q]; k < start[q + 1]; k++) touch(q, entries[k], 1);
         ply = q;
+    }
+
+    /** The un-move of en-passant entry {@code k}: its pawn back on its second rank, if the other side was not in check there. */
+    private void unmoveDoublePush(int q, PositionIndex index, MoveGenerator gen, int k, int[] squares) {
+        int base = epBase[k], side = base & 1, pawn = epPawn[k];
+        index.decode(lo + (base >>> 1), squares);
+        int now = squares[pawn], origin = now + (side == 0 ? 16 : -16); // the pawn is the other side's: it came from behind
+        squares[pawn] = origin;
+        boolean legal = !gen.attacked(squares, MoveGenerator.occupied(squares), squares[gen.king(side)], 1 - side, -1);
+        squares[pawn] = now;
+        if (legal) reach(q, unmove(index, squares, side, 1, pawn << 12 | origin << 6 | now));
+    }
+
+    /** The en-passant entry of entry {@code e} with {@code pawn} just moved two squares, or -1. */
+    private int enPassantEntry(int e, int pawn) {
+        for (int k = firstEnPassant(e); k < epBase.length && epBase[k] == e; k++) if (epPawn[k] == pawn) return (int) (2 * (hi - lo)) + k;
+        return -1;
+    }
+
+    /** The first place in {@link #epBase} not below {@code e}. */
+    private int firstEnPassant(int e) {
+        int a = 0, b = epBase.length;
+        while (a < b) {
+            int mid = (a + b) >>> 1;
+            if (epBase[mid] < e) a = mid + 1; else b = mid;
+        }
+        return a;
     }
 
     /**
@@ -287,13 +406,19 @@ final class TableSlice implements Serializable {
 
     /** Drops what only the plies need, once the table is solved: the results are all that is left to read. */
     void finish() {
+        result = Arrays.copyOf(result, (int) (2 * (hi - lo)));
         remaining = null;
         frontier = null;
         frontierSize = 0;
         winEntries = lossEntries = null;
     }
 
-    private void reach(int q, long key) { touch(q, (int) ((key >>> 3) - 2 * lo), (int) (key & 7) + 1); }
+    /** An un-move reaching an entry: the same moves of its en-passant entries too. */
+    private void reach(int q, long key) {
+        int e = (int) ((key >>> 3) - 2 * lo), weight = (int) (key & 7) + 1;
+        touch(q, e, weight);
+        for (int k = epBase.length == 0 ? 0 : firstEnPassant(e); k < epBase.length && epBase[k] == e; k++) touch(q, (int) (2 * (hi - lo)) + k, weight);
+    }
 
     /** An earlier position reached at ply {@code q}, by {@code weight} of its moves. */
     private void touch(int q, int e, int weight) {
@@ -302,7 +427,7 @@ final class TableSlice implements Serializable {
             int left = remaining[e] & 0xFF;
             if (left == CANNOT_LOSE) return;
             left -= weight;
-            if (left < 0) throw new IllegalStateException("entry " + (lo + e / 2) + " refuted more often than it has moves");
+            if (left < 0) throw new IllegalStateException("entry " + e + " of the slice from " + lo + " refuted more often than it has moves");
             remaining[e] = (byte) left;
             if (left > 0) return;
         }
@@ -333,6 +458,13 @@ final class TableSlice implements Serializable {
             for (int q = 1; q < start.length; q++) start[q] += start[q - 1];
             return start;
         }
+
+        int size() { return size; }
+
+        /** The keys and values in the order added. */
+        int[] keys() { return Arrays.copyOf(keys, size); }
+
+        int[] values() { return Arrays.copyOf(values, size); }
 
         int[] entries() {
             int[] at = starts(), out = new int[size];

@@ -27,7 +27,7 @@ import tablebase.chess.PositionIndex;
 import tablebase.table.SolvedTable;
 
 /**
- * The engine: retrograde analysis of one pawnless table on Spark, given the smaller tables its captures lead to.
+ * The engine: retrograde analysis of one table on Spark, given the smaller tables its captures and promotions lead to.
  * The table is an RDD of {@link TableSlice}s, one per partition, each a range of whole king pairs of the
  * {@link PositionIndex}, one byte of result and one of moves left per position and side to move, updated in place.
  * Each ply is a join of the frontier's un-moves with the solved set: the un-moves of the pieces other than the
@@ -75,9 +75,7 @@ public final class TableSolver {
     public static String unsupportedReason(Material material) {
         if (material.size() < 3) return material.name() + " is two bare kings, a draw: there is nothing to generate";
         if (material.size() > MAX_PIECES)
-            return material.name() + " has " + material.size() + " pieces; the engine makes pawnless endgames of up to " + MAX_PIECES;
-        if (material.hasPawns())
-            return material.name() + " has pawns: the chess rules know them, the engine does not generate pawn endgames yet";
+            return material.name() + " has " + material.size() + " pieces; the engine makes endgames of up to " + MAX_PIECES;
         return null;
     }
 

@@ -59,7 +59,7 @@ public final class TableExport {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         Broadcast<byte[]> own = jsc.broadcast(table.results());
         Map<Material, Broadcast<byte[]>> subs = new HashMap<>();
-        for (Material sub : TablePlan.captures(material)) subs.put(sub, jsc.broadcast(smaller.get(sub).results()));
+        for (Material sub : TablePlan.exits(material)) subs.put(sub, jsc.broadcast(smaller.get(sub).results()));
         long rest = index.restSize();
         int kingPairs = index.kingPairs();
         List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
@@ -168,7 +168,7 @@ public final class TableExport {
         m.put("packed_file", file);
         if (seed != null) m.put("seed_file", seed);
         List<Map<String, String>> subs = new ArrayList<>();
-        for (Material sub : TablePlan.captures(material)) subs.add(Map.of("endgame", sub.name(), "path", "../" + folderName(sub)));
+        for (Material sub : TablePlan.exits(material)) subs.add(Map.of("endgame", sub.name(), "path", "../" + folderName(sub)));
         m.put("sub_tables", subs);
         putRun(m, run);
         try (OutputStream out = folder.create(Manifest.FILE)) {

@@ -2,57 +2,101 @@ package tablebase.table;
 
 import java.util.Map;
 import tablebase.chess.Material;
+import tablebase.chess.MaterialChange;
 import tablebase.chess.MoveGenerator;
 import tablebase.chess.PieceType;
 import tablebase.chess.PositionIndex;
 
 /**
  * What each move of a position leads to: the result byte (see {@link SolvedTable}) of the position after it, in
- * this table for a quiet move or in the smaller table for a capture (bare kings: a draw). One per thread: it keeps
- * scratch space.
+ * this table for a quiet move, in a smaller table for a capture or a promotion (bare kings: a draw). After a pawn's
+ * double push that the opponent may take en passant, the position is worth the better of the table's entry (the
+ * same position without that right) and the captures. One per thread: it keeps scratch space.
  */
 public final class Successors {
     private final PositionIndex index;
     private final MoveGenerator gen;
     private final byte[] own;
-    private final PositionIndex[] afterCapture;
-    private final byte[][] capturedResults;
-    private final int[] after;
+    private final int pieces;
+    /** By {@link #exit}: where a capture or promotion leads, that table's index and results; null results for bare kings. */
+    private final MaterialChange[] changes;
+    private final PositionIndex[] exitIndexes;
+    private final byte[][] exitResults;
+    private final int[] smallerSquares, sameSquares, enPassant = new int[2], scratch = new int[256];
 
-    /** {@code own} may be null when only captures are asked; {@code smaller} maps each smaller material to its results. */
+    /** {@code own} may be null when only exits are asked; {@code smaller} maps each material an exit reaches to its results. */
     public Successors(Material material, byte[] own, Map<Material, byte[]> smaller) {
         index = new PositionIndex(material);
         gen = new MoveGenerator(material);
         this.own = own;
-        afterCapture = new PositionIndex[material.size()];
-        capturedResults = new byte[material.size()][];
-        for (int i = 0; i < material.size(); i++) {
-            Material m = material.without(i);
-            if (material.piece(i).type() == PieceType.KING || m.size() == 2) continue;
-            capturedResults[i] = smaller.get(m);
-            if (capturedResults[i] == null) throw new IllegalArgumentException(material.name() + " needs the " + m.name() + " table");
-            afterCapture[i] = new PositionIndex(m);
-        }
-        after = new int[material.size() - 1];
+        pieces = material.size();
+        int codes = (pieces + 1) * (pieces + 1) * (PieceType.PROMOTIONS.length + 1);
+        changes = new MaterialChange[codes];
+        exitIndexes = new PositionIndex[codes];
+        exitResults = new byte[codes][];
+        for (int captured = -1; captured < pieces; captured++)
+            for (int promoted = -1; promoted < pieces; promoted++)
+                for (int p = 0; p <= PieceType.PROMOTIONS.length; p++) {
+                    boolean promotes = promoted >= 0 && p > 0 && material.piece(promoted).type() == PieceType.PAWN;
+                    boolean takes = captured >= 0 && captured != promoted && material.piece(captured).type() != PieceType.KING;
+                    if (!(promotes || promoted < 0 && p == 0) || !(takes || captured < 0) || !(takes || promotes)) continue;
+                    MaterialChange change = MaterialChange.of(material, captured, promoted, promotes ? PieceType.PROMOTIONS[p - 1] : null);
+                    int code = exit(captured, promoted, p);
+                    changes[code] = change;
+                    if (change.after().size() == 2) continue;
+                    exitResults[code] = smaller.get(change.after());
+                    if (exitResults[code] == null) throw new IllegalArgumentException(material.name() + " needs the " + change.after().name() + " table");
+                    exitIndexes[code] = new PositionIndex(change.after());
+                }
+        smallerSquares = new int[pieces - 1];
+        sameSquares = new int[pieces];
+    }
+
+    private int exit(int captured, int promoted, int promotion) {
+        return ((captured + 1) * (pieces + 1) + promoted + 1) * (PieceType.PROMOTIONS.length + 1) + promotion;
     }
 
     /** The result byte, for {@code side} to move there, of the position after {@code move} (a {@link MoveGenerator} code). */
     public int resultAfter(int[] squares, int move, int side) {
-        int mover = MoveGenerator.piece(move), to = MoveGenerator.to(move), victim = MoveGenerator.pieceAt(squares, to);
-        if (victim < 0) {
-            int from = squares[mover];
+        int mover = MoveGenerator.piece(move), from = squares[mover], to = MoveGenerator.to(move);
+        if (MoveGenerator.staysInTable(squares, move)) {
             squares[mover] = to;
-            long i = index.index(squares);
+            int r = own[(int) (2 * index.index(squares) + side)] & 0xFF;
+            if (gen.isDoublePush(move)) r = withEnPassant(squares, side, mover, r);
             squares[mover] = from;
-            return own[(int) (2 * i + side)] & 0xFF;
+            return r;
         }
-        if (capturedResults[victim] == null) return SolvedTable.DRAW;
-        for (int k = 0, j = 0; k < squares.length; k++) if (k != victim) after[j++] = k == mover ? to : squares[k];
-        long i = afterCapture[victim].index(after);
-        int r = capturedResults[victim][(int) (2 * i + side)] & 0xFF;
+        return exitResult(squares, move, side);
+    }
+
+    /** The result byte after a capture or a promotion, for {@code side} to move there. */
+    public int exitResult(int[] squares, int move, int side) {
+        int mover = MoveGenerator.piece(move), from = squares[mover], captured = MoveGenerator.captured(squares, move);
+        int promotion = MoveGenerator.promotionCode(move);
+        int code = exit(captured, promotion == 0 ? -1 : mover, promotion);
+        if (exitResults[code] == null) return SolvedTable.DRAW;
+        int[] after = changes[code].after().size() == pieces ? sameSquares : smallerSquares;
+        squares[mover] = MoveGenerator.to(move);
+        changes[code].squares(squares, after);
+        squares[mover] = from;
+        long i = exitIndexes[code].index(after);
+        int r = exitResults[code][(int) (2 * i + side)] & 0xFF;
         if (r == SolvedTable.NONE)
-            throw new IllegalStateException("the " + afterCapture[victim].material().name() + " table has no entry " + i + " for a legal position");
+            throw new IllegalStateException("the " + changes[code].after().name() + " table has no entry " + i + " for a legal position");
         return r;
+    }
+
+    /**
+     * The result byte of the position on {@code squares} just after pawn {@code pushed} moved two squares, {@code side}
+     * to move, whose entry without the en-passant right is {@code entry}: the captures' results folded in, if any.
+     */
+    private int withEnPassant(int[] squares, int side, int pushed, int entry) {
+        int n = gen.enPassantCaptures(squares, side, pushed, enPassant);
+        if (n == 0) return entry;
+        ResultFold fold = new ResultFold();
+        for (int k = 0; k < n; k++) fold.add(exitResult(squares, enPassant[k], 1 - side));
+        if (gen.legalMoves(squares, side, scratch) > 0) fold.addBest(entry);
+        return fold.result();
     }
 
     /**

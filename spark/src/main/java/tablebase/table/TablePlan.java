@@ -4,14 +4,18 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import tablebase.chess.Color;
 import tablebase.chess.Material;
+import tablebase.chess.MaterialChange;
+import tablebase.chess.PieceType;
 
-/** The tables a run needs, in the order captures require them: every table after all those it leads to. */
+/**
+ * The tables a run needs, in the order captures and promotions require them: every table after all those it leads
+ * to. Each exit takes a piece or turns a pawn into a piece, so the walk ends.
+ */
 public final class TablePlan {
     private TablePlan() {}
 
-    /** Every table {@code material} reaches through captures, smaller first, {@code material} last. */
+    /** Every table {@code material} reaches through captures and promotions, smaller first, {@code material} last. */
     public static List<Material> of(Material material) {
         List<Material> order = new ArrayList<>();
         visit(material, order);
@@ -20,16 +24,29 @@ public final class TablePlan {
 
     private static void visit(Material m, List<Material> order) {
         if (order.contains(m)) return;
-        for (Material sub : captures(m)) visit(sub, order);
+        for (Material sub : exits(m)) visit(sub, order);
         order.add(m);
     }
 
-    /** The materials one capture away that have more than the two kings (bare kings are a draw). */
-    public static Set<Material> captures(Material m) {
+    /**
+     * The materials one capture or promotion away (a promotion may also take a piece on the last rank), those with
+     * more than the two kings: bare kings are a draw.
+     */
+    public static Set<Material> exits(Material m) {
         Set<Material> subs = new LinkedHashSet<>();
-        if (m.size() == 3) return subs;
-        for (int i = 0; i < m.size(); i++)
-            if (i != m.kingIndex(Color.WHITE) && i != m.kingIndex(Color.BLACK)) subs.add(m.without(i));
+        for (int i = 0; i < m.size(); i++) {
+            if (m.piece(i).type() == PieceType.KING) continue;
+            if (m.size() > 3) subs.add(m.without(i));
+            if (m.piece(i).type() != PieceType.PAWN) continue;
+            for (PieceType promotion : PieceType.PROMOTIONS) {
+                subs.add(MaterialChange.of(m, -1, i, promotion).after());
+                for (int j = 0; j < m.size(); j++) {
+                    PieceType taken = m.piece(j).type();
+                    if (m.piece(j).color() != m.piece(i).color() && taken != PieceType.KING && taken != PieceType.PAWN)
+                        subs.add(MaterialChange.of(m, j, i, promotion).after());
+                }
+            }
+        }
         return subs;
     }
 }

@@ -31,7 +31,7 @@ class TableSolverTest {
         Map<Material, SolvedTable> tables = new HashMap<>();
         for (Material m : TablePlan.of(material)) {
             Map<Material, SolvedTable> smaller = new HashMap<>();
-            for (Material sub : TablePlan.captures(m)) smaller.put(sub, tables.get(sub));
+            for (Material sub : TablePlan.exits(m)) smaller.put(sub, tables.get(sub));
             tables.put(m, solver.solve(m, smaller));
         }
         return tables;
@@ -48,20 +48,44 @@ class TableSolverTest {
             Material m = Material.parse(name);
             SolvedTable t = solve(m, 3).get(m);
             assertEquals(published.get(name), t.longestWin(Color.WHITE), name);
-            BruteForce expected = BruteForce.solve(m);
-            long checked = 0;
-            for (long key = 0; key < 1L << 19; key++) {
-                Position p = Position.fromKey(m, key);
-                if (p.key() != key || !p.isLegal()) continue;
-                int ply = ply(t, p);
-                int want = p.sideToMove() == Color.WHITE
-                        ? (expected.whiteDtm(key) > 0 ? 2 * expected.whiteDtm(key) - 1 : UNDECIDED)
-                        : (expected.blackDtm(key) >= 0 ? 2 * expected.blackDtm(key) : UNDECIDED);
-                assertEquals(want, ply, () -> name + " " + p);
-                checked++;
-            }
-            assertTrue(checked > 100_000);
+            assertTrue(agreesEverywhere(t, bruteForce(m)) > 100_000, name);
         }
+    }
+
+    @Test
+    void kpkMatchesTheBruteForceEverywhereThroughItsFourPromotions() throws Exception {
+        Material kpk = Material.parse("KPK");
+        Map<Material, SolvedTable> tables = solve(kpk, 3);
+        assertEquals(java.util.Set.of("KQK", "KRK", "KBK", "KNK"), TablePlan.exits(kpk).stream().map(Material::name).collect(java.util.stream.Collectors.toSet()));
+        SolvedTable t = tables.get(kpk);
+        assertEquals(28, t.longestWin(Color.WHITE), "published: the longest KPK win is 28 moves");
+        assertTrue(agreesEverywhere(t, bruteForce(kpk)) > 300_000);
+    }
+
+    private static final Map<Material, BruteForce> BRUTE_FORCE = new HashMap<>();
+
+    /** The brute force of a material of three pieces, and of what its exits reach. */
+    private static BruteForce bruteForce(Material m) {
+        BruteForce known = BRUTE_FORCE.get(m);
+        if (known != null) return known;
+        Map<Material, BruteForce> smaller = new HashMap<>();
+        for (Material sub : TablePlan.exits(m)) smaller.put(sub, bruteForce(sub));
+        BruteForce solved = BruteForce.solve(m, smaller);
+        BRUTE_FORCE.put(m, solved);
+        return solved;
+    }
+
+    /** Compares every legal position's ply with the brute force; returns how many. */
+    private static long agreesEverywhere(SolvedTable t, BruteForce expected) {
+        long checked = 0;
+        for (long key = 0; key < 1L << (6 * t.material().size() + 1); key++) {
+            Position p = Position.fromKey(t.material(), key);
+            if (p.key() != key || !p.isLegal()) continue;
+            int want = expected.ply(key);
+            assertEquals(want, ply(t, p), () -> t.material() + " " + p);
+            checked++;
+        }
+        return checked;
     }
 
     @Test

@@ -1,0 +1,43 @@
+package tablebase.chess;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Where a move that leaves its table leads: a capture removes a piece, a promotion turns a pawn into a piece, a
+ * capturing promotion does both. {@code after} is the new material and {@code source[j]} the piece of the old
+ * material that stands as its piece {@code j} (material order puts a promoted piece elsewhere than its pawn).
+ */
+public record MaterialChange(Material after, int[] source) implements Serializable {
+    /**
+     * The change of {@code material} when piece {@code captured} is taken (-1 none) and piece {@code promoted} (-1
+     * none) becomes a {@code promotion}.
+     */
+    public static MaterialChange of(Material material, int captured, int promoted, PieceType promotion) {
+        List<Piece> pieces = new ArrayList<>(material.size());
+        List<Integer> origins = new ArrayList<>(material.size());
+        for (int i = 0; i < material.size(); i++) {
+            if (i == captured) continue;
+            Piece p = material.piece(i);
+            pieces.add(i == promoted ? new Piece(p.color(), promotion) : p);
+            origins.add(i);
+        }
+        Material after = Material.of(pieces);
+        int[] source = new int[after.size()];
+        boolean[] used = new boolean[pieces.size()];
+        for (int j = 0; j < source.length; j++)
+            for (int k = 0; k < pieces.size(); k++)
+                if (!used[k] && pieces.get(k).equals(after.piece(j))) {
+                    used[k] = true;
+                    source[j] = origins.get(k);
+                    break;
+                }
+        return new MaterialChange(after, source);
+    }
+
+    /** Writes into {@code out} the squares of {@link #after} from the old material's {@code squares}, the mover already on its new square. */
+    public void squares(int[] squares, int[] out) {
+        for (int j = 0; j < source.length; j++) out[j] = squares[source[j]];
+    }
+}
