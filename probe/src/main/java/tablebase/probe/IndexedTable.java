@@ -13,6 +13,7 @@ import java.util.Arrays;
 import java.util.List;
 import tablebase.chess.Material;
 import tablebase.chess.Move;
+import tablebase.chess.PieceType;
 import tablebase.chess.Position;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
@@ -31,7 +32,12 @@ import tablebase.chess.Square;
  *                     to move is lost (mated after ply / 2 moves of the opponent) and odd when it wins (mates
  *                     in (ply + 1) / 2)
  *  64+2N  2N bytes  best moves, same order: 255 none, else the move's rank among the legal moves of the
- *                     canonical position, sorted by from-square then to-square (a1 = 0 .. h8 = 63)
+ *                     canonical position, sorted by from-square, then to-square (a1 = 0 .. h8 = 63), then
+ *                     promotion (queen, rook, bishop, knight)
+ * </pre>
+ * A table's positions have no en-passant right: a position with an en-passant capture on the board is answered
+ * from its moves (see {@link Tablebase}).
+ * <pre>
  * </pre>
  * A position is looked up through its canonical form (see {@link PositionIndex}); its stored move is mapped
  * back through the inverse of the symmetry that made it canonical.
@@ -125,7 +131,8 @@ public final class IndexedTable {
         long[] ranked = new long[legal.size()]; // (from, to) in the canonical frame, then the move's place in the list
         for (int k = 0; k < ranked.length; k++) {
             Move m = legal.get(k);
-            ranked[k] = (long) (Square.transform(m.from(), s) * 64 + Square.transform(m.to(), s)) << 8 | k;
+            int promotion = m.promotion() == null ? 0 : 1 + java.util.List.of(PieceType.PROMOTIONS).indexOf(m.promotion());
+            ranked[k] = (long) ((Square.transform(m.from(), s) * 64 + Square.transform(m.to(), s)) * 8 + promotion) << 8 | k;
         }
         Arrays.sort(ranked);
         return legal.get((int) (ranked[code] & 0xFF));

@@ -195,7 +195,37 @@ public final class Tablebase implements AutoCloseable {
             if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
             return -1;
         }
+        if (position.enPassant() >= 0 && canTakeEnPassant(position)) return plyFromMoves(position);
         return table(position.material()).ply(position);
+    }
+
+    /** Whether the side to move has a legal en-passant capture: a position its table does not hold. */
+    private static boolean canTakeEnPassant(Position position) {
+        String illegal = position.illegalReason();
+        if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
+        for (Move m : position.legalMoves()) if (m.to() == position.enPassant() && m.isCapture()) return true; // the square is empty: only a pawn beside takes there
+        return false;
+    }
+
+    /** The ply of a position from those of the positions its moves lead to: a win after the quickest loss, else a draw, else the longest loss. */
+    private int plyFromMoves(Position position) {
+        int quickestLoss = Integer.MAX_VALUE, longestWin = -1;
+        boolean drawn = false;
+        for (Move m : position.legalMoves()) {
+            int after = ply(position.play(m));
+            if (after < 0) drawn = true;
+            else if (after % 2 == 0) quickestLoss = Math.min(quickestLoss, after);
+            else longestWin = Math.max(longestWin, after);
+        }
+        if (quickestLoss != Integer.MAX_VALUE) return quickestLoss + 1;
+        return drawn ? -1 : longestWin + 1; // a capture is on the board: never checkmate or stalemate
+    }
+
+    /** The move of a best line from a won or lost position of ply {@code ply}: stored in its table, or found among its moves when it may take en passant. */
+    private Move bestMove(Position p, List<Move> legal, int ply) {
+        if (p.enPassant() < 0 || !canTakeEnPassant(p)) return table(p.material()).move(p, legal);
+        for (Move m : legal) if (ply(p.play(m)) == ply - 1) return m;
+        return null;
     }
 
     private static Category category(int ply) {
@@ -211,7 +241,8 @@ public final class Tablebase implements AutoCloseable {
             int ply = ply(position.play(m));
             moves.add(new MoveResult(m, San.of(position, m, legal), category(ply), ply < 0 ? null : (ply + 1) / 2));
         }
-        Move stored = legal.isEmpty() || position.material().size() == 2 ? null : table(position.material()).move(position, legal);
+        int ply = legal.isEmpty() || position.material().size() == 2 ? -1 : ply(position);
+        Move stored = ply <= 0 ? null : bestMove(position, legal, ply);
         moves.sort(Comparator.comparingInt((MoveResult r) -> preference(r.category(), r.dtm() == null ? 0 : r.dtm()))
                 .thenComparing(r -> !r.move().equals(stored))
                 .thenComparingInt(r -> r.move().to())
@@ -233,7 +264,7 @@ public final class Tablebase implements AutoCloseable {
         List<Move> line = new ArrayList<>();
         Position p = start;
         for (int q = ply; q > 0; q--) {
-            Move m = table(p.material()).move(p, p.legalMoves()); // a won or lost position: its table stores a move
+            Move m = bestMove(p, p.legalMoves(), q); // a won or lost position: its table stores a move
             if (m == null) throw new CorruptTableException("the " + p.material() + " table stores no move for " + p + " at ply " + q);
             Position next = p.play(m);
             int nextPly = ply(next);

@@ -40,6 +40,8 @@ public final class Successors {
                     boolean promotes = promoted >= 0 && p > 0 && material.piece(promoted).type() == PieceType.PAWN;
                     boolean takes = captured >= 0 && captured != promoted && material.piece(captured).type() != PieceType.KING;
                     if (!(promotes || promoted < 0 && p == 0) || !(takes || captured < 0) || !(takes || promotes)) continue;
+                    if (promotes && takes && (material.piece(captured).type() == PieceType.PAWN // on the last rank: a piece of the other side
+                            || material.piece(captured).color() == material.piece(promoted).color())) continue;
                     MaterialChange change = MaterialChange.of(material, captured, promoted, promotes ? PieceType.PROMOTIONS[p - 1] : null);
                     int code = exit(captured, promoted, p);
                     changes[code] = change;

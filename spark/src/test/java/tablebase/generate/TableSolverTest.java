@@ -26,13 +26,19 @@ class TableSolverTest {
 
     /** {@code material} and every table it needs, solved in plan order. */
     static Map<Material, SolvedTable> solve(Material material, int partitions) throws java.io.IOException {
+        return solve(material, partitions, true);
+    }
+
+    /** With {@code splitSmaller} false only {@code material} itself is split, the smaller tables solved in one task each (faster). */
+    static Map<Material, SolvedTable> solve(Material material, int partitions, boolean splitSmaller) throws java.io.IOException {
         // small tables too are split over the partitions here, so that the shuffled plies are what is tested
-        TableSolver solver = new TableSolver(SparkTestSession.context(), partitions, 1, System.out::println);
+        TableSolver split = new TableSolver(SparkTestSession.context(), partitions, 1, System.out::println);
+        TableSolver whole = splitSmaller ? split : new TableSolver(SparkTestSession.context(), partitions, System.out::println);
         Map<Material, SolvedTable> tables = new HashMap<>();
         for (Material m : TablePlan.of(material)) {
             Map<Material, SolvedTable> smaller = new HashMap<>();
             for (Material sub : TablePlan.exits(m)) smaller.put(sub, tables.get(sub));
-            tables.put(m, solver.solve(m, smaller));
+            tables.put(m, (m == material ? split : whole).solve(m, smaller));
         }
         return tables;
     }
@@ -177,6 +183,33 @@ class TableSolverTest {
         assertTrue(!java.nio.file.Files.exists(dir.resolve("krk")));
     }
 
+    @Test
+    void kpkpFollowsFromItsSuccessorsEverywhereEnPassantIncluded() throws Exception {
+        Material kpkp = Material.parse("KPKP");
+        long start = System.nanoTime();
+        Map<Material, SolvedTable> tables = solve(kpkp, 3, false);
+        System.out.printf("KPKP and its %d tables solved in %.1f s%n", tables.size() - 1, (System.nanoTime() - start) / 1e9);
+        SolvedTable t = tables.get(kpkp);
+        long checked = 0, decided = 0, intoEnPassant = 0;
+        for (long i = 0; i < t.index().size(); i++) {
+            for (Color side : Color.values()) {
+                int entry = t.ply(i, side == Color.WHITE ? 0 : 1);
+                if (entry == NONE) continue;
+                Position p = t.index().position(i, side);
+                assertEquals(fromSuccessors(p, tables), entry, p::toString);
+                checked++;
+                if (entry >= 0) decided++;
+                if (i % 7 == 0) for (Move m : p.legalMoves()) if (canTakeEnPassant(p.play(m))) intoEnPassant++;
+            }
+        }
+        assertTrue(checked > 7_000_000 && decided > 1_000_000 && intoEnPassant > 1_000, checked + " positions, " + decided + " decided, "
+                + intoEnPassant + " double pushes into an en-passant capture (a seventh of the positions)");
+    }
+
+    private static boolean canTakeEnPassant(Position p) {
+        return p.enPassant() >= 0 && p.legalMoves().stream().anyMatch(m -> m.to() == p.enPassant() && m.isCapture());
+    }
+
     /** The ply a position's successors imply: a win one ply after the quickest loss reached, else a loss after the longest win. */
     private static int fromSuccessors(Position p, Map<Material, SolvedTable> tables) {
         List<Move> moves = p.legalMoves();
@@ -185,7 +218,9 @@ class TableSolverTest {
         boolean open = false;
         for (Move m : moves) {
             Position after = p.play(m);
-            int ply = after.material().size() == 2 ? UNDECIDED : ply(tables.get(after.material()), after);
+            // a table holds no en-passant right: a position where the capture is on the board follows from its own moves
+            int ply = after.material().size() == 2 ? UNDECIDED
+                    : canTakeEnPassant(after) ? fromSuccessors(after, tables) : ply(tables.get(after.material()), after);
             if (ply < 0) open = true;
             else if (ply % 2 == 0) quickestLoss = Math.min(quickestLoss, ply);
             else longestWin = Math.max(longestWin, ply);
