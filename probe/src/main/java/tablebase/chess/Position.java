@@ -262,14 +262,15 @@ public final class Position {
     }
 
     /**
-     * The symmetries, smallest first, whose images of this position are distinct (the first of each equal pair):
-     * how many positions one canonical entry of a pawnless table stands for, fewer than eight when the position is
-     * its own mirror image.
+     * The symmetries of its material (eight without pawns, the left-right mirror with them), smallest first, whose
+     * images of this position are distinct (the first of each equal pair): how many positions one canonical entry
+     * stands for, fewer when the position is its own mirror image.
      */
     public int[] distinctImages() {
-        List<Position> images = new ArrayList<>(8);
-        int[] symmetries = new int[8];
-        for (int s = 0; s < 8; s++) {
+        int count = material.hasPawns() ? 2 : 8; // pawns keep only the left-right mirror (symmetry 1)
+        List<Position> images = new ArrayList<>(count);
+        int[] symmetries = new int[count];
+        for (int s = 0; s < count; s++) {
             Position image = transform(s);
             if (images.contains(image)) continue;
             symmetries[images.size()] = s;

@@ -1,21 +1,22 @@
 // The board explorer for any endgame served: set-up from a palette or by dragging, results from GET /api/probe,
-// best play step by step, through captures into the smaller tables.
+// best play step by step, through captures and promotions into the smaller tables.
 'use strict';
 
-const GLYPH = { K: '\u265A', Q: '\u265B', R: '\u265C', B: '\u265D', N: '\u265E' };
-const KIND = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight' };
-const ORDER = 'KQRBN';
+const GLYPH = { K: '\u265A', Q: '\u265B', R: '\u265C', B: '\u265D', N: '\u265E', P: '\u265F' };
+const KIND = { K: 'king', Q: 'queen', R: 'rook', B: 'bishop', N: 'knight', P: 'pawn' };
+const ORDER = 'KQRBNP';
 const FILES = 'abcdefgh';
 
 const state = {
   pieces: {},     // square name -> FEN letter (upper case White, lower case Black)
   side: 'w',
+  ep: '-',        // the en-passant square after a pawn's double push, else '-'
   flipped: false,
   tool: null,     // a FEN letter to place, 'erase', or null (drag to move)
   tables: [],     // [{ endgame, example }] from /api/tables
   start: null,    // the FEN that Reset goes back to
   probe: null,    // the last /api/probe answer for the position on the board
-  line: null,     // { pieces, side, uci: [...], san: [...], ply }: the mating line being stepped through, from its start
+  line: null,     // { pieces, side, ep, uci: [...], san: [...], ply }: the mating line being stepped through, from its start
 };
 let request = 0;  // answers to older requests are dropped
 
@@ -33,15 +34,16 @@ function parseFen(fen) {
     let file = 0;
     for (const c of ranks[r]) {
       if (/[1-8]/.test(c)) file += Number(c);
-      else if (/[KQRBNkqrbn]/.test(c) && file < 8) pieces[FILES[file++] + (8 - r)] = c;
+      else if (/[KQRBNPkqrbnp]/.test(c) && file < 8) pieces[FILES[file++] + (8 - r)] = c;
       else return null;
     }
     if (file !== 8) return null;
   }
-  return { pieces, side: fields[1] };
+  const ep = /^[a-h][36]$/.test(fields[3] || '') ? fields[3] : '-';
+  return { pieces, side: fields[1], ep };
 }
 
-function toFen(pieces, side) {
+function toFen(pieces, side, ep) {
   const rows = [];
   for (let rank = 8; rank >= 1; rank--) {
     let row = '', empty = 0;
@@ -53,7 +55,7 @@ function toFen(pieces, side) {
     }
     rows.push(row + (empty || ''));
   }
-  return rows.join('/') + ' ' + side + ' - - 0 1';
+  return rows.join('/') + ' ' + side + ' - ' + (ep || '-') + ' 0 1';
 }
 
 /** The endgame's name as the tables spell it: White's pieces, then Black's, kings first ("KQKR"). */
@@ -106,7 +108,7 @@ function render() {
   }
   for (const b of document.querySelectorAll('#palette [data-tool]')) b.classList.toggle('armed', b.dataset.tool === state.tool);
   $('side').textContent = colorName(state.side) + ' to move';
-  $('fen').value = toFen(state.pieces, state.side);
+  $('fen').value = toFen(state.pieces, state.side, state.ep);
   $('material').textContent = 'Material: ' + (materialOf(state.pieces) || 'none');
 }
 
@@ -133,7 +135,7 @@ function afterText(m) {
 
 function showResult(text, category, dtm) {
   const r = $('result');
-  r.dataset.fen = toFen(state.pieces, state.side); // the position this result is about
+  r.dataset.fen = toFen(state.pieces, state.side, state.ep); // the position this result is about
   r.textContent = text;
   r.dataset.category = category;
   r.dataset.dtm = dtm == null ? '' : String(dtm);
@@ -164,7 +166,7 @@ function showProbe(p, keepLine) {
     list.append(li);
   }
   if (!keepLine) {
-    state.line = p.mainline.length ? { pieces: { ...state.pieces }, side: state.side, uci: p.mainline, san: p.mainline_san, ply: 0 } : null;
+    state.line = p.mainline.length ? { pieces: { ...state.pieces }, side: state.side, ep: state.ep, uci: p.mainline, san: p.mainline_san, ply: 0 } : null;
   }
   render();
   renderLine();
@@ -216,14 +218,23 @@ function renderLine() {
   $('play-best').disabled = !(state.probe && state.probe.best_move);
 }
 
+/** The pieces after a move in UCI: a capture replaces the taken piece, en passant takes the pawn beside, "e7e8n" promotes. */
 function applyMove(pieces, uci) {
-  const next = { ...pieces };
-  next[uci.slice(2, 4)] = next[uci.slice(0, 2)]; // a capture simply replaces the taken piece
-  delete next[uci.slice(0, 2)];
+  const next = { ...pieces }, from = uci.slice(0, 2), to = uci.slice(2, 4), mover = next[from];
+  if (mover.toUpperCase() === 'P' && from[0] !== to[0] && !next[to]) delete next[to[0] + from[1]];
+  next[to] = uci.length > 4 ? (isWhite(mover) ? uci[4].toUpperCase() : uci[4].toLowerCase()) : mover;
+  delete next[from];
   return next;
 }
 
+/** The en-passant square a move leaves: the one a pawn's double push passed over, else '-'. */
+function enPassantAfter(pieces, uci) {
+  const mover = pieces[uci.slice(0, 2)], from = Number(uci[1]), to = Number(uci[3]);
+  return mover.toUpperCase() === 'P' && Math.abs(to - from) === 2 ? uci[0] + (from + to) / 2 : '-';
+}
+
 function play(uci, keepLine) {
+  state.ep = enPassantAfter(state.pieces, uci);
   state.pieces = applyMove(state.pieces, uci);
   state.side = state.side === 'w' ? 'b' : 'w';
   if (!keepLine) state.line = null;
@@ -233,10 +244,15 @@ function play(uci, keepLine) {
 function stepTo(ply) {
   const line = state.line;
   if (!line) return;
-  let pieces = line.pieces, side = line.side;
-  for (let i = 0; i < ply; i++) { pieces = applyMove(pieces, line.uci[i]); side = side === 'w' ? 'b' : 'w'; }
+  let pieces = line.pieces, side = line.side, ep = line.ep;
+  for (let i = 0; i < ply; i++) {
+    ep = enPassantAfter(pieces, line.uci[i]);
+    pieces = applyMove(pieces, line.uci[i]);
+    side = side === 'w' ? 'b' : 'w';
+  }
   state.pieces = pieces;
   state.side = side;
+  state.ep = ep;
   line.ply = ply;
   update(true);
 }
@@ -246,6 +262,8 @@ function refusal() {
   const letters = Object.values(state.pieces);
   const kings = (l) => letters.filter((x) => x === l).length;
   if (kings('K') !== 1 || kings('k') !== 1) return ['Place one king of each colour', 'illegal'];
+  const edgePawn = Object.keys(state.pieces).find((sq) => state.pieces[sq].toUpperCase() === 'P' && /[18]/.test(sq[1]));
+  if (edgePawn) return ['A pawn cannot stand on ' + edgePawn + ': pawns stand on ranks 2 to 7', 'illegal'];
   const material = materialOf(state.pieces);
   if (material.length > 2 && !state.tables.some((t) => t.endgame === material))
     return ['No ' + material + ' table here: this server has ' + (state.tables.map((t) => t.endgame).join(', ') || 'none'), 'missing'];
@@ -253,7 +271,7 @@ function refusal() {
 }
 
 async function update(keepLine) {
-  const fen = toFen(state.pieces, state.side);
+  const fen = toFen(state.pieces, state.side, state.ep);
   render();
   const refused = refusal();
   if (refused) { showRefusal(refused[0], refused[1], keepLine); return; }
@@ -269,7 +287,9 @@ async function update(keepLine) {
   }
 }
 
+/** A change of the set-up: no move was played, so no en-passant right is left. */
 function changed() {
+  state.ep = '-';
   state.line = null;
   update(false);
 }
@@ -383,7 +403,9 @@ async function load(fen) {
   }
   state.pieces = parsed.pieces;
   state.side = parsed.side;
-  changed();
+  state.line = null;
+  state.ep = parsed.ep;
+  update(false);
 }
 
 async function start() {

@@ -1,0 +1,150 @@
+package tablebase.output;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import tablebase.BruteForce;
+import tablebase.GeneratedTables;
+import tablebase.SparkTestSession;
+import tablebase.chess.Color;
+import tablebase.chess.Fen;
+import tablebase.chess.Material;
+import tablebase.chess.Move;
+import tablebase.chess.PieceType;
+import tablebase.chess.Position;
+import tablebase.probe.ProbeJson;
+import tablebase.probe.ProbeResult;
+import tablebase.probe.ProbeResult.Category;
+import tablebase.probe.Tablebase;
+
+/** Pawn tables through the doors: published depths, mating lines through promotions and en passant, SQL counts. */
+class PawnTablesTest {
+    private static Tablebase tables;
+
+    @BeforeAll
+    static void open() throws Exception {
+        GeneratedTables.folder("KPKP"); // and beside it every table it reaches: KPK, KQKP, KPKQ, ...
+        tables = Tablebase.open(GeneratedTables.root());
+    }
+
+    @Test
+    void kpksDeepestPositionsAreThePublishedOnes() {
+        // Peter Karrer's maxDTM list (as quoted on kirill-kryukov.com, "Longest Mate in kqk"): KPK White to move wins in
+        // 28 moves in 3 positions, Black to move loses in 28 in 2; the mirror images are the same positions here
+        for (String fen : List.of("8/8/8/1k6/8/8/K5P1/8 w - - 0 1", "8/8/8/1k6/8/8/1K4P1/8 w - - 0 1", "8/8/8/1k6/8/K7/6P1/8 w - - 0 1",
+                "8/8/8/k7/8/K7/6P1/8 b - - 0 1", "8/8/k7/8/8/K7/6P1/8 b - - 0 1", "8/8/8/6k1/8/8/1P5K/8 w - - 0 1"))
+            assertEquals(fen.contains(" w ") ? 28 : -28, tables.probeDtm(fen), fen);
+    }
+
+    @Test
+    void sampledMainlinesAreLegalAndMateAfterExactlyTheirDtmThroughPromotionsAndEnPassant() {
+        Random random = new Random(3);
+        int lines = 0, promoting = 0, enPassant = 0;
+        for (String name : List.of("KPKP", "KPK", "KQKP", "KPKR")) {
+            Material m = Material.parse(name);
+            for (int t = 0; t < 150; t++) {
+                Position start = Position.randomLegal(m, random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
+                ProbeResult r = tables.probe(start);
+                if (r.category() == Category.DRAW) continue;
+                int plies = r.category() == Category.WIN ? 2 * r.dtm() - 1 : 2 * r.dtm();
+                assertEquals(plies, r.mainline().size(), start::toString);
+                Position p = start;
+                for (Move move : r.mainline()) {
+                    assertTrue(p.legalMoves().contains(move), p + " " + move.uci());
+                    if (move.promotion() != null) promoting++;
+                    if (move.isCapture() && p.pieceAt(move.to()) < 0) enPassant++;
+                    p = p.play(move);
+                }
+                assertTrue(p.isCheckmate(), start + " ends in " + p);
+                lines++;
+            }
+        }
+        assertTrue(lines > 300 && promoting > 100, lines + " lines, " + promoting + " promotions, " + enPassant + " en-passant captures");
+    }
+
+    /** The ply a position's moves imply, each successor looked up without any en-passant right (none follows an en-passant capture). */
+    private static int plyFromMoves(Position p) {
+        int quickestLoss = Integer.MAX_VALUE, longestWin = -1;
+        boolean drawn = false;
+        for (Move m : p.legalMoves()) {
+            int dtm = tables.probeDtm(p.play(m)), wdl = tables.probeWdl(p.play(m));
+            int ply = wdl == 0 ? -1 : wdl > 0 ? 2 * dtm - 1 : -2 * dtm;
+            if (ply < 0) drawn = true;
+            else if (ply % 2 == 0) quickestLoss = Math.min(quickestLoss, ply);
+            else longestWin = Math.max(longestWin, ply);
+        }
+        return quickestLoss != Integer.MAX_VALUE ? quickestLoss + 1 : drawn ? -1 : longestWin + 1;
+    }
+
+    @Test
+    void aFenWithAnEnPassantSquareCountsTheCaptureAmongItsMoves() {
+        // Black has just played d7-d5 beside White's e5 pawn
+        String fen = "8/8/8/3pP3/8/8/8/K6k w - d6 0 2";
+        ProbeResult r = tables.probe(fen);
+        assertTrue(r.moves().stream().anyMatch(m -> m.move().uci().equals("e5d6") && m.san().equals("exd6")), r.moves().toString());
+        assertTrue(ProbeJson.of(fen, r).toString().contains("exd6"), ProbeJson.of(fen, r).toString());
+        // positions where the right changes the result: the probe follows the capture, as the rules do
+        Random random = new Random(6);
+        Material kpkp = Material.parse("KPKP");
+        int differing = 0, checked = 0;
+        while (checked < 400) {
+            Position p = Position.randomLegal(kpkp, Color.WHITE, random);
+            int[] squares = p.squares();
+            if (squares[3] / 8 != 4 || Math.abs(squares[1] - squares[3]) != 1) continue; // a Black pawn on d5 beside White's
+            Position withRight = new Position(kpkp, squares, Color.WHITE, squares[3] + 8);
+            if (!withRight.isLegal()) continue;
+            int ply = plyFromMoves(withRight);
+            int shown = tables.probeWdl(withRight) == 0 ? -1 : tables.probeWdl(withRight) > 0 ? 2 * tables.probeDtm(withRight) - 1 : -2 * tables.probeDtm(withRight);
+            assertEquals(ply, shown, withRight::toString);
+            if (tables.probeDtm(withRight) != tables.probeDtm(p) || tables.probeWdl(withRight) != tables.probeWdl(p)) differing++;
+            checked++;
+        }
+        assertTrue(differing > 20, differing + " of " + checked + " positions change with the en-passant right");
+    }
+
+    @Test
+    void aPromotionIsFourMovesEachIntoItsOwnTable() {
+        ProbeResult r = tables.probe("8/4P3/8/8/8/8/k7/2K5 w - - 0 1");
+        for (PieceType piece : PieceType.PROMOTIONS) {
+            String uci = "e7e8" + Character.toLowerCase(piece.letter());
+            ProbeResult.MoveResult move = r.moves().stream().filter(m -> m.move().uci().equals(uci)).findFirst().orElseThrow();
+            Position after = Fen.parse("8/4P3/8/8/8/8/k7/2K5 w - - 0 1").play(move.move());
+            assertEquals("K" + piece.letter() + "K", after.material().name());
+            ProbeResult there = tables.probe(after);
+            assertEquals(there.category(), move.category(), uci); // a move's result is that of the position it leads to
+        }
+        assertEquals(Category.DRAW, r.moves().stream().filter(m -> m.move().uci().equals("e7e8b")).findFirst().orElseThrow().category());
+        assertNotEquals(Category.DRAW, r.moves().stream().filter(m -> m.move().uci().equals("e7e8q")).findFirst().orElseThrow().category());
+    }
+
+    @Test
+    void sqlCountsEveryKpkPositionAsTheBruteForceDoes() throws Exception {
+        Material kpk = Material.parse("KPK");
+        Map<Material, BruteForce> three = new java.util.HashMap<>();
+        for (String name : List.of("KQK", "KRK", "KBK", "KNK")) three.put(Material.parse(name), BruteForce.solve(Material.parse(name), Map.of()));
+        BruteForce brute = BruteForce.solve(kpk, three);
+        long[][] counts = new long[2][3]; // side, win / draw / loss
+        for (long key = 0; key < 1L << 19; key++) {
+            int ply = brute.ply(key);
+            if (ply == BruteForce.NO_POSITION) continue;
+            counts[(int) (key >>> 18)][ply < 0 ? 1 : ply % 2 == 1 ? 0 : 2]++;
+        }
+        TableView view = TableView.register(SparkTestSession.session(), GeneratedTables.root().resolve("kpk").toString());
+        String[] results = {"win", "draw", "loss"};
+        for (int side = 0; side < 2; side++)
+            for (int k = 0; k < 3; k++) {
+                String where = " WHERE stm = '" + (side == 0 ? "w" : "b") + "' AND result = '" + results[k] + "'";
+                long weighted = SparkTestSession.session().sql("SELECT coalesce(sum(positions), 0) FROM kpk" + where).first().getLong(0);
+                long every = SparkTestSession.session().sql("SELECT count(*) FROM " + view.everyPosition() + where).first().getLong(0);
+                assertEquals(counts[side][k], weighted, side + " " + results[k]);
+                assertEquals(counts[side][k], every, side + " " + results[k]);
+            }
+        assertTrue(counts[0][0] > 100_000);
+    }
+}
