@@ -57,7 +57,10 @@ public final class ProbeServer implements AutoCloseable {
         this.server = server;
         this.workers = workers;
         for (String name : PAGES.values()) assets.put(name, asset(name));
-        for (Material m : table.materials()) tables.add(Map.of("endgame", m.name(), "example", example(table, m).toString()));
+        for (Material m : table.materials()) {
+            Position example = example(table, m);
+            tables.add(Map.of("endgame", m.name(), "example", example.toString(), "example_wins", table.probeWdl(example) == 1));
+        }
     }
 
     /** A position of {@code material} that White wins, when one is found among a few random ones (the same every time). */

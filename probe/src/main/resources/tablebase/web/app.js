@@ -416,7 +416,9 @@ async function start() {
     state.tables = [];
   }
   $('served').textContent = 'Tables served: ' + state.tables.map((t) => t.endgame).join(', ');
-  state.start = new URLSearchParams(location.search).get('fen') || (state.tables.length ? state.tables[0].example : '8/8/8/8/8/8/8/K6k w - - 0 1');
+  // the largest table with a win to show first (the list is largest first)
+  const shown = state.tables.find((t) => t.example_wins) || state.tables[0];
+  state.start = new URLSearchParams(location.search).get('fen') || (shown ? shown.example : '8/8/8/8/8/8/8/K6k w - - 0 1');
   load(state.start);
 }
 

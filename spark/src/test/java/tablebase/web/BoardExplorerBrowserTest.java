@@ -52,7 +52,8 @@ class BoardExplorerBrowserTest {
                 "this test needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver; .ci/run does)");
         KbnkTable.folder();
         GeneratedTables.folder("KQKR");
-        table = Tablebase.open(GeneratedTables.root()); // a folder of tables: KBNK, KQKR and their smaller tables
+        GeneratedTables.folder("KPKP");
+        table = Tablebase.open(GeneratedTables.root()); // a folder of tables: KBNK, KQKR, KPKP and their smaller tables
         server = ProbeServer.start(table, "127.0.0.1", 0, 4);
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
                 .addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,900",
@@ -99,7 +100,8 @@ class BoardExplorerBrowserTest {
 
     @Test
     void dragAPieceThenPlayTheMatingLineToCheckmate() throws Exception {
-        browser.get(server.uri().toString());
+        String example = ProbeServer.example(table, Material.parse("KBNK")).toString();
+        browser.get(server.uri() + "?fen=" + java.net.URLEncoder.encode(example, java.nio.charset.StandardCharsets.UTF_8));
         settled();
         String start = fenShown();
         assertEquals(expectedDtm(start), dtmShown());
@@ -256,5 +258,62 @@ class BoardExplorerBrowserTest {
         wait.until(d -> fenShown().contains(" b "));
         settled();
         assertEquals("illegal", result().getDomAttribute("data-category"));
+    }
+
+    /** Clicks the move of the moves list with this UCI and waits for the board to show the position after it. */
+    private static void playListed(String uci) {
+        String before = fenShown();
+        browser.findElement(By.cssSelector("#moves li[data-uci='" + uci + "']")).click();
+        wait.until(d -> !fenShown().equals(before));
+        settled();
+    }
+
+    @Test
+    void aPawnFromThePaletteItsPromotionChosenAndAnEnPassantCapture() throws Exception {
+        browser.get(server.uri().toString());
+        settled();
+        browser.findElement(By.id("clear")).click();
+        wait.until(d -> result().getText().contains("one king of each colour"));
+        place("K", "c1");
+        place("k", "a2");
+        place("P", "e7");
+        String kpk = "8/4P3/8/8/8/8/k7/2K5 w - - 0 1";
+        wait.until(d -> fenShown().equals(kpk));
+        settled();
+        assertEquals("Material: KPK", materialShown());
+        assertEquals("White mates in " + table.probe(kpk).dtm(), result().getText());
+        for (String piece : new String[] {"q", "r", "b", "n"}) // the promotion's four choices, each with its own result
+            assertEquals(1, browser.findElements(By.cssSelector("#moves li[data-uci='e7e8" + piece + "']")).size(), piece);
+        screenshot("kpk-promotions.png");
+
+        // a pawn placed on the last rank is refused before asking the server
+        place("P", "h8");
+        wait.until(d -> result().getText().contains("cannot stand on h8"));
+        place("erase", "h8");
+        wait.until(d -> fenShown().equals(kpk));
+        settled();
+        browser.findElement(By.id("eraser")).click();
+
+        playListed("e7e8n"); // the knight: a draw in KNK
+        assertEquals("Material: KNK", materialShown());
+        assertTrue(fenShown().startsWith("4N3/"), fenShown());
+        assertEquals("Draw", result().getText());
+
+        // Black's double push gives White the en-passant capture, which the board plays and the table answers
+        WebElement fen = browser.findElement(By.id("fen"));
+        fen.clear();
+        fen.sendKeys("8/3p4/8/4P3/8/8/8/K6k b - - 0 1");
+        browser.findElement(By.id("load")).click();
+        wait.until(d -> fenShown().startsWith("8/3p4/"));
+        settled();
+        playListed("d7d5");
+        assertEquals("8/8/8/3pP3/8/8/8/K6k w - d6 0 1", fenShown());
+        assertEquals(expectedDtm(fenShown()), dtmShown());
+        assertEquals("exd6", browser.findElement(By.cssSelector("#moves li[data-uci='e5d6'] .san")).getText());
+        playListed("e5d6");
+        assertEquals("Material: KPK", materialShown());
+        assertEquals("8/8/3P4/8/8/8/8/K6k b - - 0 1", fenShown());
+        assertEquals(expectedDtm(fenShown()), dtmShown());
+        screenshot("en-passant.png");
     }
 }

@@ -173,6 +173,7 @@ class ProbeServerTest {
             served.add(t.get("endgame").asText());
             Position example = Fen.parse(t.get("example").asText());
             assertEquals(t.get("endgame").asText(), example.material().name());
+            assertEquals(t.get("example_wins").asBoolean(), table.probeWdl(example) == 1, example::toString);
             if (example.material().name().equals("KBNK")) assertEquals(1, table.probeWdl(example), "a White win to start from");
         }
         assertEquals(table.materials().stream().map(Object::toString).toList(), served);
