@@ -179,23 +179,21 @@ class TableSolverTest {
         assertTrue(!java.nio.file.Files.exists(dir.resolve("krk")));
     }
 
-    @Test
-    void kpkpFollowsFromItsSuccessorsEverywhereEnPassantIncluded() throws Exception {
-        // the tables generate wrote (KPKP in one task), read back; KPKP solved again over 3 partitions, its plies shuffled
-        Material kpkp = Material.parse("KPKP");
-        java.nio.file.Path root = tablebase.GeneratedTables.folder("KPKP").getParent();
+    /** The tables {@code material} needs, as generate wrote them beside each other under {@code root}, read back. */
+    private static Map<Material, SolvedTable> readBack(java.nio.file.Path root, Material material) throws java.io.IOException {
         Map<Material, SolvedTable> tables = new HashMap<>();
-        for (Material m : TablePlan.of(kpkp)) {
+        for (Material m : TablePlan.of(material)) {
             try (java.io.InputStream in = java.nio.file.Files.newInputStream(root.resolve(m.name().toLowerCase()).resolve(IndexedTable.fileName(m)))) {
                 tables.put(m, new SolvedTable(m, IndexedTable.readResults(in, new PositionIndex(m)), 0));
             }
         }
-        Map<Material, SolvedTable> smaller = new HashMap<>();
-        for (Material sub : TablePlan.exits(kpkp)) smaller.put(sub, tables.get(sub));
-        SolvedTable t = new TableSolver(SparkTestSession.context(), 3, 1, System.out::println).solve(kpkp, smaller);
-        assertTrue(java.util.Arrays.equals(tables.get(kpkp).results(), t.results()), "KPKP over 3 partitions differs from one task");
+        return tables;
+    }
+
+    /** Checks every {@code stride}-th index, both sides to move, against its successors; returns {checked, decided, double pushes into en passant}. */
+    private static long[] checkAgainstSuccessors(SolvedTable t, Map<Material, SolvedTable> tables, int stride) {
         long checked = 0, decided = 0, intoEnPassant = 0;
-        for (long i = 0; i < t.index().size(); i++) {
+        for (long i = 0; i < t.index().size(); i += stride) {
             for (Color side : Color.values()) {
                 int entry = t.ply(i, side == Color.WHITE ? 0 : 1);
                 if (entry == NONE) continue;
@@ -206,8 +204,32 @@ class TableSolverTest {
                 if (i % 7 == 0) for (Move m : p.legalMoves()) if (canTakeEnPassant(p.play(m))) intoEnPassant++;
             }
         }
-        assertTrue(checked > 7_000_000 && decided > 1_000_000 && intoEnPassant > 1_000, checked + " positions, " + decided + " decided, "
-                + intoEnPassant + " double pushes into an en-passant capture (a seventh of the positions)");
+        return new long[] {checked, decided, intoEnPassant};
+    }
+
+    @Test
+    void kpkpFollowsFromItsSuccessorsEverywhereEnPassantIncluded() throws Exception {
+        // the tables generate wrote (KPKP in one task), read back; KPKP solved again over 3 partitions, its plies shuffled
+        Material kpkp = Material.parse("KPKP");
+        Map<Material, SolvedTable> tables = readBack(tablebase.GeneratedTables.folder("KPKP").getParent(), kpkp);
+        Map<Material, SolvedTable> smaller = new HashMap<>();
+        for (Material sub : TablePlan.exits(kpkp)) smaller.put(sub, tables.get(sub));
+        SolvedTable t = new TableSolver(SparkTestSession.context(), 3, 1, System.out::println).solve(kpkp, smaller);
+        assertTrue(java.util.Arrays.equals(tables.get(kpkp).results(), t.results()), "KPKP over 3 partitions differs from one task");
+        long[] n = checkAgainstSuccessors(t, tables, 1);
+        assertTrue(n[0] > 7_000_000 && n[1] > 1_000_000 && n[2] > 1_000, n[0] + " positions, " + n[1] + " decided, "
+                + n[2] + " double pushes into an en-passant capture (a seventh of the positions)");
+    }
+
+    @Test
+    void kpkrsPawnTakesTheRookAsItPromotesAndASampleFollowsFromItsSuccessors() throws Exception {
+        Material kpkr = Material.parse("KPKR");
+        Map<Material, SolvedTable> tables = readBack(tablebase.GeneratedTables.folder("KPKP").getParent(), kpkr); // KPKP reaches KPKR
+        assertTrue(TablePlan.exits(kpkr).containsAll(java.util.Set.of(Material.parse("KQK"), Material.parse("KNK"))), "a promotion that takes the rook");
+        // Conrady's list of Nalimov's longest mates (CCC, June 2000): KR-KP, 85 plies, the pawn's side winning through KQKR
+        assertEquals(43, tables.get(kpkr).longestWin(Color.WHITE));
+        long[] n = checkAgainstSuccessors(tables.get(kpkr), tables, 13);
+        assertTrue(n[0] > 600_000 && n[1] > 300_000, n[0] + " positions, " + n[1] + " decided");
     }
 
     private static boolean canTakeEnPassant(Position p) {
