@@ -228,6 +228,13 @@ class TableSolverTest {
         assertTrue(TablePlan.exits(kpkr).containsAll(java.util.Set.of(Material.parse("KQK"), Material.parse("KNK"))), "a promotion that takes the rook");
         // Conrady's list of Nalimov's longest mates (CCC, June 2000): KR-KP, 85 plies, the pawn's side winning through KQKR
         assertEquals(43, tables.get(kpkr).longestWin(Color.WHITE));
+        // the same list: its deepest KR-KP position is mated in 42 (Black's rook to move here), and Troitzky's 1895
+        // study 8/6k1/3PK3/8/6r1/8/8/8 w after 1.d7 Rg6+ is a mate in 39
+        long[] blackToMove = tables.get(kpkr).plyCounts()[1];
+        int longestLoss = 0;
+        for (int ply = 0; ply <= SolvedTable.MAX_PLY; ply += 2) if (blackToMove[ply] > 0) longestLoss = ply / 2;
+        assertEquals(42, longestLoss);
+        assertEquals(2 * 39 - 1, ply(tables.get(kpkr), tablebase.chess.Fen.parse("8/3P2k1/4K1r1/8/8/8/8/8 w - - 0 2")));
         long[] n = checkAgainstSuccessors(tables.get(kpkr), tables, 13);
         assertTrue(n[0] > 600_000 && n[1] > 300_000, n[0] + " positions, " + n[1] + " decided");
     }
