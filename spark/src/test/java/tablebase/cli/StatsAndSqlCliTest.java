@@ -55,6 +55,23 @@ class StatsAndSqlCliTest {
         }
     }
 
+    @Test
+    void statsOfKpkShowThePublishedDeepestPositionsAndAMirroredPawnBoard() throws Exception {
+        Path kpk = GeneratedTables.folder("KPKP").resolveSibling("kpk");
+        CliRun r = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--table", kpk.toString()}));
+        assertEquals(0, r.exit(), r.err());
+        // Karrer's maxDTM positions (see PawnTablesTest): White to move wins in 28, Black to move is lost in 28
+        assertTrue(r.out().matches("(?s).*White to move, win  DTM 28  8/8/8/1k6/8/8/K5P1/8 w - - 0 1.*"), r.out());
+        assertTrue(r.out().matches("(?s).*Black to move, loss DTM 28  8/8/8/k7/8/K7/6P1/8 b - - 0 1.*"), r.out());
+        List<String> board = r.out().lines().dropWhile(l -> !l.startsWith("White's wins, % of positions with White to move, by White pawn square"))
+                .skip(1).limit(8).toList();
+        assertTrue(board.get(0).matches("  8(\\s+\\.){8}") && board.get(7).matches("  1(\\s+\\.){8}"), "no pawn on the first or last rank: " + board);
+        for (String rank : board.subList(1, 7)) {
+            List<String> shares = List.of(rank.trim().split("\\s+")).subList(1, 9);
+            for (int file = 0; file < 4; file++) assertEquals(shares.get(file), shares.get(7 - file), "mirrored: " + rank);
+        }
+    }
+
     /** How many pixels of an image have exactly this colour. */
     private static long pixels(Path png, int rgb) throws Exception {
         BufferedImage image = ImageIO.read(png.toFile());
