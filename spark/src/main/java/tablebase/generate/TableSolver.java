@@ -130,7 +130,7 @@ public final class TableSolver {
         int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
         heap.sample();
         if (resumeAt < 0)
-            progress.accept(String.format("%s: %,d entries, moves and captures (%d smaller tables) in %.1f s; ply  0: %,d checkmates",
+            progress.accept(String.format("%s: %,d entries, moves, captures and promotions (%d other tables) in %.1f s; ply  0: %,d checkmates",
                     material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
 
         if (partitions == 1) {
