@@ -102,9 +102,17 @@ public final class IndexedTable {
      * The ply of a position of this material (see the format), or -1 for a draw. Only a position without an entry
      * is checked for legality, so that a lookup costs one index computation and one read.
      */
-    public int ply(Position p) {
+    public int ply(Position p) { return plyAt(entry(p), p); }
+
+    /** Where a position's result byte is in the result plane: {@link #ply}'s index computation, apart for batches. */
+    int entry(Position p) {
         if (!p.piecesApart() || p.kingsTouch()) throw refusal(p);
-        int result = entries.get((int) (2 * index.index(p) + side(p))) & 0xFF;
+        return (int) (2 * index.index(p) + side(p));
+    }
+
+    /** {@link #ply}'s read of the result plane at {@code entry}, the entry of {@code p}. */
+    int plyAt(int entry, Position p) {
+        int result = entries.get(entry) & 0xFF;
         if (result == NONE) throw refusal(p);
         return result - 1; // DRAW is 0
     }

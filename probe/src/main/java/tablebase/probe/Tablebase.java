@@ -132,6 +132,33 @@ public final class Tablebase implements AutoCloseable {
      */
     public int probeDtm(Position position) { return SIGNED_DTM[ply(position) + 1]; }
 
+    /** Positions a batch reads at once: enough reads in flight to hide the memory's latency, few enough to stay in cache. */
+    private static final int BATCH = 64;
+
+    /**
+     * The signed DTM ({@link #probeDtm(Position)}) of every position into {@code dtm}, for a caller with many
+     * positions at hand: the indexes of a few dozen are computed before their entries are read, so that the
+     * reads overlap instead of waiting for memory one by one (a 5-piece table is larger than the caches).
+     */
+    public void probeDtm(Position[] positions, int[] dtm) {
+        if (dtm.length < positions.length) throw new IllegalArgumentException(dtm.length + " places for " + positions.length + " positions");
+        IndexedTable[] tables = new IndexedTable[BATCH];
+        int[] entries = new int[BATCH];
+        for (int start = 0; start < positions.length; start += BATCH) {
+            int n = Math.min(BATCH, positions.length - start);
+            for (int k = 0; k < n; k++) {
+                Position p = positions[start + k];
+                boolean alone = p.material().size() == 2 || p.enPassant() >= 0; // bare kings, en passant: one by one
+                tables[k] = alone ? null : table(p.material());
+                if (!alone) entries[k] = tables[k].entry(p);
+            }
+            for (int k = 0; k < n; k++) {
+                Position p = positions[start + k];
+                dtm[start + k] = SIGNED_DTM[(tables[k] == null ? ply(p) : tables[k].plyAt(entries[k], p)) + 1];
+            }
+        }
+    }
+
     public int probeWdl(String fen) { return probeWdl(position(fen)); }
 
     public int probeDtm(String fen) { return probeDtm(position(fen)); }

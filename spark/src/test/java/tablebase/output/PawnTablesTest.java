@@ -109,6 +109,22 @@ class PawnTablesTest {
     }
 
     @Test
+    void aBatchOfPositionsOfManyMaterialsGetsTheDtmOfEachAlone() {
+        Random random = new Random(8);
+        List<Material> materials = tables.materials();
+        Position[] batch = new Position[5_000];
+        for (int i = 0; i < batch.length; i++)
+            batch[i] = Position.randomLegal(materials.get(random.nextInt(materials.size())), random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
+        batch[17] = Fen.parse("8/8/8/3pP3/8/8/8/K6k w - d6 0 2"); // answered from its moves
+        batch[18] = Fen.parse("8/8/8/8/8/8/8/K6k w - - 0 1"); // bare kings
+        int[] dtm = new int[batch.length];
+        tables.probeDtm(batch, dtm);
+        for (int i = 0; i < batch.length; i++) assertEquals(tables.probeDtm(batch[i]), dtm[i], batch[i]::toString);
+        batch[40] = new Position(Material.parse("KPK"), new int[] {0, 12, 9}, Color.WHITE); // the kings touch
+        org.junit.jupiter.api.Assertions.assertThrows(tablebase.probe.IllegalPositionException.class, () -> tables.probeDtm(batch, dtm));
+    }
+
+    @Test
     void aPromotionIsFourMovesEachIntoItsOwnTable() {
         ProbeResult r = tables.probe("8/4P3/8/8/8/8/k7/2K5 w - - 0 1");
         for (PieceType piece : PieceType.PROMOTIONS) {
