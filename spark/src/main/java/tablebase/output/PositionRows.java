@@ -71,7 +71,9 @@ public final class PositionRows {
                 values[n + 3] = result == SolvedTable.DRAW ? null : (ply + 1) / 2;
                 if (rank != IndexedTable.NO_MOVE) {
                     gen.sortedLegalMoves(squares, s, moves);
-                    values[n + 4] = Square.name(MoveGenerator.from(moves[rank])) + Square.name(MoveGenerator.to(moves[rank]));
+                    tablebase.chess.PieceType promotion = MoveGenerator.promotion(moves[rank]);
+                    values[n + 4] = Square.name(MoveGenerator.from(moves[rank])) + Square.name(MoveGenerator.to(moves[rank]))
+                            + (promotion == null ? "" : String.valueOf(Character.toLowerCase(promotion.letter())));
                 }
                 values[n + 5] = Fen.of(material, squares, s == 0 ? Color.WHITE : Color.BLACK);
                 values[n + 6] = positions;

@@ -58,7 +58,7 @@ public record TableView(Material material, String name, String folder) {
         for (String piece : material.columnNames()) select.append(", ").append(square(piece)).append(" AS ").append(piece);
         select.append(", result, dtm, CASE WHEN best_move IS NULL THEN NULL ELSE concat(")
                 .append(square("substr(best_move, 1, 2)")).append(", ").append(square("substr(best_move, 3, 2)"))
-                .append(") END AS best_move, ").append(IMAGE_FEN).append("(fen, symmetry) AS fen, 1 AS positions");
+                .append(", substr(best_move, 5)) END AS best_move, ").append(IMAGE_FEN).append("(fen, symmetry) AS fen, 1 AS positions");
         return "CREATE OR REPLACE TEMPORARY VIEW " + table + EVERY_POSITION + " AS SELECT " + select + " FROM " + table
                 + " LATERAL VIEW explode(CASE WHEN positions = 8 THEN sequence(0, 7) ELSE " + IMAGE_SYMMETRIES + "(fen) END) images AS symmetry";
     }

@@ -162,5 +162,12 @@ class PawnTablesTest {
                 assertEquals(counts[side][k], every, side + " " + results[k]);
             }
         assertTrue(counts[0][0] > 100_000);
+        // best moves that promote keep their piece, in the rows and in every position's view (mirrored)
+        for (String table : List.of("kpk", view.everyPosition())) {
+            List<org.apache.spark.sql.Row> promoting = SparkTestSession.session()
+                    .sql("SELECT fen, best_move FROM " + table + " WHERE length(best_move) = 5 ORDER BY fen LIMIT 200").collectAsList();
+            assertEquals(200, promoting.size(), table);
+            for (org.apache.spark.sql.Row row : promoting) assertEquals(tables.probe(row.getString(0)).bestMove().uci(), row.getString(1), row::toString);
+        }
     }
 }
