@@ -133,7 +133,7 @@ public final class Tablebase implements AutoCloseable {
     public int probeDtm(Position position) { return SIGNED_DTM[ply(position) + 1]; }
 
     /** Positions a batch reads at once: enough reads in flight to hide the memory's latency, few enough to stay in cache. */
-    private static final int BATCH = 64;
+    private static final int BATCH = 256;
 
     /**
      * The signed DTM ({@link #probeDtm(Position)}) of every position into {@code dtm}, for a caller with many
