@@ -229,7 +229,7 @@ class TableSolverTest {
         // Conrady's list of Nalimov's longest mates (CCC, June 2000): KR-KP, 85 plies, the pawn's side winning through KQKR
         assertEquals(43, tables.get(kpkr).longestWin(Color.WHITE));
         // the same list: its deepest KR-KP position is mated in 42 (Black's rook to move here), and Troitzky's 1895
-        // study 8/6k1/3PK3/8/6r1/8/8/8 w after 1.d7 Rg6+ is a mate in 39
+        // study 8/6k1/3PK3/8/6r1/8/8/8 w is a mate in 39, which this table gives after 1.d7 Rg6+ (not after 1...Rd4)
         long[] blackToMove = tables.get(kpkr).plyCounts()[1];
         int longestLoss = 0;
         for (int ply = 0; ply <= SolvedTable.MAX_PLY; ply += 2) if (blackToMove[ply] > 0) longestLoss = ply / 2;
