@@ -36,6 +36,31 @@ public record MaterialChange(Material after, int[] source) implements Serializab
         return new MaterialChange(after, source);
     }
 
+    /** A move that leaves its table: piece {@code captured} taken (-1 none), pawn {@code promoted} (-1 none) becoming {@code promotion}. */
+    public record Exit(int captured, int promoted, PieceType promotion, MaterialChange change) implements Serializable {}
+
+    /**
+     * Every kind of exit a material has: each non-king piece taken, each pawn promoting to each piece, and each
+     * pawn promoting while it takes a piece of the other side (no pawn stands on the last rank).
+     */
+    public static List<Exit> exits(Material m) {
+        List<Exit> exits = new ArrayList<>();
+        for (int i = 0; i < m.size(); i++) {
+            if (m.piece(i).type() == PieceType.KING) continue;
+            exits.add(new Exit(i, -1, null, of(m, i, -1, null)));
+            if (m.piece(i).type() != PieceType.PAWN) continue;
+            for (PieceType promotion : PieceType.PROMOTIONS) {
+                exits.add(new Exit(-1, i, promotion, of(m, -1, i, promotion)));
+                for (int j = 0; j < m.size(); j++) {
+                    PieceType taken = m.piece(j).type();
+                    if (m.piece(j).color() != m.piece(i).color() && taken != PieceType.KING && taken != PieceType.PAWN)
+                        exits.add(new Exit(j, i, promotion, of(m, j, i, promotion)));
+                }
+            }
+        }
+        return exits;
+    }
+
     /** Writes into {@code out} the squares of {@link #after} from the old material's {@code squares}, the mover already on its new square. */
     public void squares(int[] squares, int[] out) {
         for (int j = 0; j < source.length; j++) out[j] = squares[source[j]];

@@ -34,22 +34,14 @@ public final class Successors {
         changes = new MaterialChange[codes];
         exitIndexes = new PositionIndex[codes];
         exitResults = new byte[codes][];
-        for (int captured = -1; captured < pieces; captured++)
-            for (int promoted = -1; promoted < pieces; promoted++)
-                for (int p = 0; p <= PieceType.PROMOTIONS.length; p++) {
-                    boolean promotes = promoted >= 0 && p > 0 && material.piece(promoted).type() == PieceType.PAWN;
-                    boolean takes = captured >= 0 && captured != promoted && material.piece(captured).type() != PieceType.KING;
-                    if (!(promotes || promoted < 0 && p == 0) || !(takes || captured < 0) || !(takes || promotes)) continue;
-                    if (promotes && takes && (material.piece(captured).type() == PieceType.PAWN // on the last rank: a piece of the other side
-                            || material.piece(captured).color() == material.piece(promoted).color())) continue;
-                    MaterialChange change = MaterialChange.of(material, captured, promoted, promotes ? PieceType.PROMOTIONS[p - 1] : null);
-                    int code = exit(captured, promoted, p);
-                    changes[code] = change;
-                    if (change.after().size() == 2) continue;
-                    exitResults[code] = smaller.get(change.after());
-                    if (exitResults[code] == null) throw new IllegalArgumentException(material.name() + " needs the " + change.after().name() + " table");
-                    exitIndexes[code] = new PositionIndex(change.after());
-                }
+        for (MaterialChange.Exit e : MaterialChange.exits(material)) {
+            int code = exit(e.captured(), e.promoted(), e.promotion() == null ? 0 : 1 + java.util.List.of(PieceType.PROMOTIONS).indexOf(e.promotion()));
+            changes[code] = e.change();
+            if (e.change().after().size() == 2) continue;
+            exitResults[code] = smaller.get(e.change().after());
+            if (exitResults[code] == null) throw new IllegalArgumentException(material.name() + " needs the " + e.change().after().name() + " table");
+            exitIndexes[code] = new PositionIndex(e.change().after());
+        }
         smallerSquares = new int[pieces - 1];
         sameSquares = new int[pieces];
     }

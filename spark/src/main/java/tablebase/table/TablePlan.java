@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Set;
 import tablebase.chess.Material;
 import tablebase.chess.MaterialChange;
-import tablebase.chess.PieceType;
 
 /**
  * The tables a run needs, in the order captures and promotions require them: every table after all those it leads
@@ -34,19 +33,7 @@ public final class TablePlan {
      */
     public static Set<Material> exits(Material m) {
         Set<Material> subs = new LinkedHashSet<>();
-        for (int i = 0; i < m.size(); i++) {
-            if (m.piece(i).type() == PieceType.KING) continue;
-            if (m.size() > 3) subs.add(m.without(i));
-            if (m.piece(i).type() != PieceType.PAWN) continue;
-            for (PieceType promotion : PieceType.PROMOTIONS) {
-                subs.add(MaterialChange.of(m, -1, i, promotion).after());
-                for (int j = 0; j < m.size(); j++) {
-                    PieceType taken = m.piece(j).type();
-                    if (m.piece(j).color() != m.piece(i).color() && taken != PieceType.KING && taken != PieceType.PAWN)
-                        subs.add(MaterialChange.of(m, j, i, promotion).after());
-                }
-            }
-        }
+        for (MaterialChange.Exit exit : MaterialChange.exits(m)) if (exit.change().after().size() > 2) subs.add(exit.change().after());
         return subs;
     }
 }

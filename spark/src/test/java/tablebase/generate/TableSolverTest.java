@@ -132,18 +132,8 @@ class TableSolverTest {
         assertEquals(35, solve(kqkr, 4).get(kqkr).longestWin(Color.WHITE), "published: the longest KQKR win is 35 moves");
         Map<Material, SolvedTable> tables = solve(Material.parse("KRKR"), 3);
         SolvedTable krkr = tables.get(Material.parse("KRKR"));
-        long checked = 0, decided = 0;
-        for (long i = 0; i < krkr.index().size(); i++) {
-            for (Color side : Color.values()) {
-                int entry = krkr.ply(i, side == Color.WHITE ? 0 : 1);
-                if (entry == NONE) continue;
-                Position p = krkr.index().position(i, side);
-                assertEquals(fromSuccessors(p, tables), entry, p::toString);
-                checked++;
-                if (entry >= 0) decided++;
-            }
-        }
-        assertTrue(checked > 2_000_000 && decided > 100_000, checked + " positions, " + decided + " decided");
+        long[] n = checkAgainstSuccessors(krkr, tables, 1);
+        assertTrue(n[0] > 2_000_000 && n[1] > 100_000, n[0] + " positions, " + n[1] + " decided");
     }
 
     @Test
