@@ -17,7 +17,9 @@ build_if_needed() {
   fi
 }
 
-# run_main CLASS ARGS...: driver heap from DRIVER_MEMORY (default 1g, Spark's own default driver memory).
+# run_main CLASS ARGS...: driver heap from DRIVER_MEMORY, by default half the machine's memory: in local mode
+# the driver's heap holds the whole table, and Spark's 1g default sends a 5-piece table's cached plies to
+# recomputation (KQQKQ: about 40 s a ply with 1g, 120 s end to end with 12g).
 # The parallel collector unless JAVA_OPTS names another: a batch job wants throughput, and on 2 cores G1's
 # concurrent work takes a core from the solving (KBNK end to end: 16.1-16.6 s with G1, 14.7-14.9 s without).
 run_main() {
@@ -28,7 +30,9 @@ run_main() {
   classpath="$JAR:$PROBE_JAR:$(cat "$CLASSPATH_FILE")"
   archive_classes_if_needed "$classpath" "$opens"
   # shellcheck disable=SC2086
-  exec java -Xmx"${DRIVER_MEMORY:-1g}" $gc $opens ${JAVA_OPTS:-} \
+  local heap="-XX:MaxRAMPercentage=50"
+  [[ -n "${DRIVER_MEMORY:-}" ]] && heap="-Xmx$DRIVER_MEMORY"
+  exec java $heap $gc $opens ${JAVA_OPTS:-} \
     -XX:SharedArchiveFile="$CLASS_ARCHIVE" $QUIET_CDS \
     -Dlog4j.configurationFile="$ROOT/jobs/log4j2.properties" \
     -cp "$classpath" "$@"
