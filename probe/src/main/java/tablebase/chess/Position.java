@@ -19,6 +19,8 @@ public final class Position {
     private final int[] squares;
     private final Color sideToMove;
     private final int enPassant;
+    /** The occupied squares as bits, kept: a probe checks that no two pieces share a square before its lookup. */
+    private final long occupied;
 
     public Position(Material material, int[] squares, Color sideToMove) { this(material, squares, sideToMove, -1); }
 
@@ -26,7 +28,12 @@ public final class Position {
     public Position(Material material, int[] squares, Color sideToMove, int enPassant) {
         if (squares.length != material.size())
             throw new IllegalArgumentException(material + " has " + material.size() + " pieces, not " + squares.length);
-        for (int sq : squares) if (sq < 0 || sq > 63) throw new IllegalArgumentException("not a square: " + sq);
+        long occupied = 0;
+        for (int sq : squares) {
+            if (sq < 0 || sq > 63) throw new IllegalArgumentException("not a square: " + sq);
+            occupied |= Attacks.bit(sq);
+        }
+        this.occupied = occupied;
         if (enPassant < -1 || enPassant > 63) throw new IllegalArgumentException("not a square: " + enPassant);
         this.material = material;
         this.squares = squares.clone();
@@ -95,11 +102,7 @@ public final class Position {
         return -1;
     }
 
-    public long occupied() {
-        long occ = 0;
-        for (int sq : squares) occ |= Attacks.bit(sq);
-        return occ;
-    }
+    public long occupied() { return occupied; }
 
     /** Every square the pieces of {@code color} attack. */
     public long attacksBy(Color color) {

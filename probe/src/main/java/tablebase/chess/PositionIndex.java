@@ -128,11 +128,32 @@ public final class PositionIndex implements Serializable {
 
     /** The canonical index of pieces on {@code squares} (material order, identical pieces in any order); kings must not touch. */
     public long index(int[] squares) {
-        int pair = canonicalPair(squares), symmetries = pair & 0xFF;
+        long index = indexOrNone(squares);
+        if (index == NONE) throw touchingKings(squares);
+        return index;
+    }
+
+    /** {@link #index(Position)}, or {@link #NONE} when the kings touch: a probe's one check of the kings. */
+    public long indexOrNone(Position p) { return indexOrNone(p.squaresUnchanged()); }
+
+    /** What {@link #indexOrNone} gives touching kings. */
+    public static final long NONE = -1;
+
+    private long indexOrNone(int[] squares) {
+        int pair = kingPairs.toCanonical[squares[whiteKing] << 6 | squares[blackKing]];
+        if (pair < 0) return NONE;
+        int symmetries = pair & 0xFF;
         long rest = rest(squares, Integer.numberOfTrailingZeros(symmetries));
-        for (symmetries &= symmetries - 1; symmetries != 0; symmetries &= symmetries - 1)
-            rest = Math.min(rest, rest(squares, Integer.numberOfTrailingZeros(symmetries)));
+        if ((symmetries & symmetries - 1) != 0) rest = leastRest(squares, symmetries, rest);
         return (pair >>> 8) * restSize + rest;
+    }
+
+    /** The least {@link #rest} over the symmetries of a symmetric king pair, the first one's given (apart: rare, and the common path stays short). */
+    private long leastRest(int[] squares, int symmetries, long first) {
+        long least = first;
+        for (symmetries &= symmetries - 1; symmetries != 0; symmetries &= symmetries - 1)
+            least = Math.min(least, rest(squares, Integer.numberOfTrailingZeros(symmetries)));
+        return least;
     }
 
     /**
@@ -210,9 +231,13 @@ public final class PositionIndex implements Serializable {
 
     /** The squares' entry of the king pairs' canonical table; touching kings have no index. */
     private int canonicalPair(int[] squares) {
-        int wk = squares[whiteKing], bk = squares[blackKing], pair = kingPairs.toCanonical[wk * 64 + bk];
-        if (pair < 0) throw new IllegalArgumentException("no index for touching kings: " + Square.name(wk) + " " + Square.name(bk));
+        int pair = kingPairs.toCanonical[squares[whiteKing] << 6 | squares[blackKing]];
+        if (pair < 0) throw touchingKings(squares);
         return pair;
+    }
+
+    private IllegalArgumentException touchingKings(int[] squares) {
+        return new IllegalArgumentException("no index for touching kings: " + Square.name(squares[whiteKing]) + " " + Square.name(squares[blackKing]));
     }
 
     /** The non-king pieces' part of the index, seen through symmetry {@code s} (one that makes their king pair canonical). */

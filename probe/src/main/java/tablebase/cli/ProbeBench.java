@@ -41,6 +41,7 @@ public final class ProbeBench {
             Position[] positions = new Position[n];
             for (int i = 0; i < n; i++)
                 positions[i] = Position.randomLegal(material, side != null ? side : random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
+            System.gc(); // a full collection lays the positions out in the order they were made, not as a young collection copied them
             long sink = 0;
             double best = 0;
             for (int r = 0; r <= rounds; r++) { // round 0 warms the JIT up

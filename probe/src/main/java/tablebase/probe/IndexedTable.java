@@ -106,8 +106,9 @@ public final class IndexedTable {
 
     /** Where a position's result byte is in the result plane: {@link #ply}'s index computation, apart for batches. */
     int entry(Position p) {
-        if (!p.piecesApart() || p.kingsTouch()) throw refusal(p);
-        return (int) (2 * index.index(p) + side(p));
+        long i = p.piecesApart() ? index.indexOrNone(p) : PositionIndex.NONE;
+        if (i == PositionIndex.NONE) throw refusal(p);
+        return (int) (2 * i + side(p));
     }
 
     /** {@link #ply}'s read of the result plane at {@code entry}, the entry of {@code p}. */

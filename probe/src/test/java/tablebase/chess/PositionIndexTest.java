@@ -87,6 +87,19 @@ class PositionIndexTest {
     }
 
     @Test
+    void aProbesIndexIsTheIndexOrNoneForTouchingKings() {
+        Material kqk = Material.parse("KQK");
+        PositionIndex index = new PositionIndex(kqk);
+        for (int wk = 0; wk < 64; wk++)
+            for (int q = 0; q < 64; q++)
+                for (int bk = 0; bk < 64; bk++) {
+                    Position p = new Position(kqk, new int[] {wk, q, bk}, Color.WHITE);
+                    if (Square.distance(wk, bk) <= 1) assertEquals(PositionIndex.NONE, index.indexOrNone(p));
+                    else assertEquals(index.index(p), index.indexOrNone(p));
+                }
+    }
+
+    @Test
     void touchingKingsAndOutOfRangeIndexesAreRefused() {
         PositionIndex kqk = new PositionIndex(Material.parse("KQK"));
         assertThrows(IllegalArgumentException.class, () -> kqk.index(Fen.parse("8/8/8/8/8/8/1k6/KQ6 w - - 0 1")));

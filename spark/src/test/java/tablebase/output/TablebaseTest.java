@@ -28,6 +28,7 @@ import tablebase.KbnkTable;
 import tablebase.SparkTestSession;
 import tablebase.chess.Color;
 import tablebase.chess.Fen;
+import tablebase.chess.Material;
 import tablebase.chess.Move;
 import tablebase.chess.Position;
 import tablebase.probe.CorruptTableException;
@@ -174,6 +175,10 @@ class TablebaseTest {
         Position touching = Fen.parse("8/8/8/8/8/8/1k6/KBN5 w - - 0 1");
         assertTrue(assertThrows(IllegalPositionException.class, () -> tablebase.probeWdl(touching)).getMessage().contains("the kings touch"));
         assertTrue(tablebase.getDtm(touching).isEmpty() && tablebase.getWdl(touching).isEmpty());
+        Position stacked = new Position(Material.parse("KBNK"), new int[] {0, 20, 20, 40}, Color.WHITE); // bishop and knight on e3
+        assertTrue(assertThrows(IllegalPositionException.class, () -> tablebase.probeDtm(stacked)).getMessage().contains("two pieces on e3"));
+        int[] batch = new int[1];
+        assertThrows(IllegalPositionException.class, () -> tablebase.probeDtm(new Position[] {stacked}, batch));
         for (String fen : new String[] {"8/8/8/8/8/8/8/KQ4k1 w - - 0 1", "8/8/8/8/8/8/8/KBBk4 w - - 0 1"}) {
             MissingTableException e = assertThrows(MissingTableException.class, () -> tablebase.probe(fen), fen);
             assertTrue(e.getMessage().contains(Fen.parse(fen).material().name()), e.getMessage());
