@@ -21,6 +21,7 @@ import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
+import org.apache.spark.util.LongAccumulator;
 import tablebase.chess.Material;
 import tablebase.chess.MoveGenerator;
 import tablebase.chess.PositionIndex;
@@ -123,7 +124,8 @@ public final class TableSolver {
         List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
         WorkFolder work = workDir == null || partitions == 1 ? null : WorkFolder.open(WorkFolder.ofTable(workDir, material), material, partitions, jsc.hadoopConfiguration());
         int resumeAt = work == null ? -1 : work.lastLevel();
-        JavaRDD<TableSlice> slices = keep(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
+        KeptSlices kept = new KeptSlices(jsc, material, partitions, progress);
+        JavaRDD<TableSlice> slices = kept.keep(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
                 : jsc.parallelize(ids, partitions).map(p -> TableSlice.init(index, gen, subs, first[p] * rest, first[p + 1] * rest)));
         if (resumeAt >= 0) progress.accept(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
         long frontier = frontier(slices); // the first job over the slices makes and keeps them
@@ -138,7 +140,7 @@ public final class TableSolver {
             for (int q = 1; q < found.length; q++)
                 progress.accept(String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found[q], q % 2 == 1 ? "wins" : "losses"));
         } else {
-            slices = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent, work, resumeAt + 1, heap);
+            slices = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent, work, resumeAt + 1, heap, kept);
         }
         heap.sample();
         slices.foreach(TableSlice::finish);
@@ -149,6 +151,7 @@ public final class TableSolver {
             System.arraycopy(part, 0, results, at, part.length);
             at += part.length;
         }
+        kept.requireKept(); // a slice made again for the jobs above would be one without the plies a single task solved
         heap.sample();
         slices.unpersist(false);
         subs.release();
@@ -165,8 +168,8 @@ public final class TableSolver {
 
     /** The plies over the partitions, each a Spark stage that shuffles the kings' un-moves; returns the last slices, kept. */
     private JavaRDD<TableSlice> solvePlies(Material material, PositionIndex index, MoveGenerator gen, JavaRDD<TableSlice> slices, int partitions,
-                                           int[] partitionOfKingPair, long frontier, int lastEvent, WorkFolder work, int firstPly, LiveHeap heap)
-            throws IOException {
+                                           int[] partitionOfKingPair, long frontier, int lastEvent, WorkFolder work, int firstPly, LiveHeap heap,
+                                           KeptSlices kept) throws IOException {
         ShuffleMeter meter = new ShuffleMeter(jsc.sc());
         try {
             int failures = 0;
@@ -174,7 +177,7 @@ public final class TableSolver {
                 long plyStart = System.nanoTime();
                 ShuffleMeter.Reading before = meter.read();
                 int ply = q;
-                JavaRDD<TableSlice> next = keep(slices.zipPartitions(
+                JavaRDD<TableSlice> next = KeptSlices.keptInPlace(slices.zipPartitions(
                         slices.mapPartitionsToPair(own -> own.next().kingUnmoves(ply - 1, index, gen, partitionOfKingPair))
                                 .partitionBy(new ToPartition(partitions)).values(),
                         (own, kingKeys) -> {
@@ -184,6 +187,7 @@ public final class TableSolver {
                         }));
                 try {
                     frontier = frontier(next);
+                    kept.check(q);
                     if (work != null) {
                         work.save(next, WorkFolder.TABLE_SLICES, q);
                         work.finish(q, Map.of("endgame", material.name(), "ply", q));
@@ -197,7 +201,7 @@ public final class TableSolver {
                             e.getMessage() == null ? e : e.getMessage().lines().findFirst().orElse(""), saved, work.location()));
                     next.unpersist(false);
                     slices.unpersist(false);
-                    slices = keep(work.load(jsc, WorkFolder.TABLE_SLICES, saved));
+                    slices = kept.keep(work.load(jsc, WorkFolder.TABLE_SLICES, saved));
                     frontier = frontier(slices);
                     q = saved;
                     continue;
@@ -219,9 +223,77 @@ public final class TableSolver {
         return slices.map(s -> (long) s.frontierSize).reduce(Long::sum);
     }
 
-    /** Kept in memory as objects once the next job makes them: each ply updates the same slices in place. */
-    private static JavaRDD<TableSlice> keep(JavaRDD<TableSlice> slices) {
-        return slices.persist(StorageLevel.MEMORY_ONLY());
+    /**
+     * The slices kept in Spark's memory as objects, which each ply updates in place, and a watch on them: slices
+     * Spark could not keep (no room in its storage memory, or an executor lost) are made again from their source
+     * (init or a saved ply) and every ply since replayed, so that a ply costs more each time. Once is an executor
+     * lost; two plies in a row is too little memory, and the run stops with that message instead of slowing to a crawl.
+     */
+    static final class KeptSlices {
+        private final JavaSparkContext jsc;
+        private final Material material;
+        private final int partitions;
+        private final Consumer<String> progress;
+        private final LongAccumulator made;
+        private long expected;
+        private int lastReplay = -2;
+
+        KeptSlices(JavaSparkContext jsc, Material material, int partitions, Consumer<String> progress) {
+            this.jsc = jsc;
+            this.material = material;
+            this.partitions = partitions;
+            this.progress = progress;
+            this.made = jsc.sc().longAccumulator(material.name() + " slices made");
+        }
+
+        /** The slices of a source, counted as they are made, and kept once the next job makes them. */
+        JavaRDD<TableSlice> keep(JavaRDD<TableSlice> source) {
+            expected = made.value() + partitions; // counted from here: a source is made when a job first needs it
+            LongAccumulator count = made;
+            return keptInPlace(source.map(s -> {
+                count.add(1);
+                return s;
+            }));
+        }
+
+        static JavaRDD<TableSlice> keptInPlace(JavaRDD<TableSlice> slices) {
+            return slices.persist(StorageLevel.MEMORY_ONLY());
+        }
+
+        /** After ply {@code q}'s first job: were slices made again? */
+        void check(int q) throws IOException {
+            long again = made.value() - expected;
+            if (again <= 0) return;
+            expected = made.value();
+            if (lastReplay == q - 1)
+                throw new SlicesNotKeptException(String.format("%s: Spark could not keep the table's slices in memory (made again at plies %d and %d; "
+                        + "%,d MB of storage memory): each ply would replay every earlier one. %s", material.name(), q - 1, q, storageMemory() >> 20, MORE_MEMORY));
+            lastReplay = q;
+            progress.accept(String.format("%s: ply %d: slices Spark did not keep (an executor lost, or too little memory) were made again, %d times over %d partitions",
+                    material.name(), q, again, partitions));
+        }
+
+        /** Throws when any slice was made again since the last check, as when the results were read. */
+        void requireKept() throws IOException {
+            long again = made.value() - expected;
+            if (again > 0)
+                throw new SlicesNotKeptException(String.format("%s: Spark could not keep the table's slices in memory until its results were read "
+                        + "(made again %d times over %d partitions; %,d MB of storage memory). %s", material.name(), again, partitions, storageMemory() >> 20, MORE_MEMORY));
+        }
+
+        private static final String MORE_MEMORY = "Give Spark more memory: DRIVER_MEMORY in local mode, spark.executor.memory on a cluster";
+
+        private long storageMemory() {
+            long bytes = 0;
+            for (scala.Tuple2<Object, Object> executor : scala.collection.JavaConverters.mapAsJavaMap(jsc.sc().getExecutorMemoryStatus()).values())
+                bytes += (Long) executor._1();
+            return bytes;
+        }
+    }
+
+    /** The table's slices did not stay in Spark's memory: the run cannot go on at a sane speed. */
+    public static final class SlicesNotKeptException extends IOException {
+        SlicesNotKeptException(String message) { super(message); }
     }
 
     /**
