@@ -89,10 +89,10 @@ public final class Fen {
             for (int file = 0; file < 8; file++) {
                 char c = board[Square.of(file, rank)];
                 if (c == 0) { empty++; continue; }
-                if (empty > 0) { sb.append(empty); empty = 0; }
+                if (empty > 0) { sb.append((char) ('0' + empty)); empty = 0; }
                 sb.append(c);
             }
-            if (empty > 0) sb.append(empty);
+            if (empty > 0) sb.append((char) ('0' + empty)); // a digit: append(int) formatted it, 6.5 % of a KQQKQ run's profile
             if (rank > 0) sb.append('/');
         }
         return sb.append(' ').append(sideToMove.fenLetter()).append(" - - 0 1").toString();

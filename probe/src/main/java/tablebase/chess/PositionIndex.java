@@ -216,8 +216,16 @@ public final class PositionIndex implements Serializable {
         long rest = index % restSize;
         for (int g = groupLength.length - 1; g >= 0; g--) {
             long radix = groupRadix[g];
-            if (groupLength[g] == 1) squares[groupStart[g]] = (int) (rest % radix) + groupOffset[g]; // a lone piece's rank is its square
-            else unrank(rest % radix, groupLength[g], squares, groupStart[g], groupOffset[g]);
+            int start = groupStart[g], offset = groupOffset[g];
+            switch (groupLength[g]) {
+                case 1 -> squares[start] = (int) (rest % radix) + offset; // a lone piece's rank is its square
+                case 2 -> {
+                    int two = PAIR_OF_RANK[(int) (rest % radix)];
+                    squares[start] = (two & 0xFF) + offset;
+                    squares[start + 1] = (two >>> 8) + offset;
+                }
+                default -> unrank(rest % radix, groupLength[g], squares, start, offset);
+            }
             rest /= radix;
         }
         long occupied = 0;
@@ -253,6 +261,16 @@ public final class PositionIndex implements Serializable {
             rest = rest * groupRadix[g] + rank;
         }
         return rest;
+    }
+
+    /**
+     * The two squares of each colex rank of a pair, {@code low | high << 8}: decoding a pair is a table read, not
+     * a search (a colex rank does not depend on the number of squares, so pawns' 48 use the same table).
+     */
+    private static final int[] PAIR_OF_RANK = new int[64 * 63 / 2];
+
+    static {
+        for (int hi = 1; hi < 64; hi++) for (int lo = 0; lo < hi; lo++) PAIR_OF_RANK[(int) rank2(lo, hi)] = lo | hi << 8;
     }
 
     /** The colex rank of two identical pieces' squares, without an array (a probe's common case of a run). */
