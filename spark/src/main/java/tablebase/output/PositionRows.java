@@ -13,9 +13,9 @@ import tablebase.chess.Color;
 import tablebase.chess.Fen;
 import tablebase.chess.Material;
 import tablebase.chess.MoveGenerator;
+import tablebase.chess.PieceType;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
-import tablebase.probe.IndexedTable;
 import tablebase.table.SolvedTable;
 
 /**
@@ -44,16 +44,30 @@ public final class PositionRows {
                 .add("positions", DataTypes.IntegerType, false);
     }
 
+    /** A best move in 15 bits for a block of rows: from-square, to-square, promotion code ({@link MoveGenerator#promotionCode}). */
+    static short moveCode(int move) {
+        return (short) (MoveGenerator.from(move) | MoveGenerator.to(move) << 6 | MoveGenerator.promotionCode(move) << 12);
+    }
+
+    /** The {@link #moveCode} of no move. */
+    static final short NO_MOVE = -1;
+
+    /** A {@link #moveCode} in UCI: {@code e7e8q}. */
+    static String uci(short code) {
+        int promoted = code >>> 12;
+        PieceType promotion = promoted == 0 ? null : PieceType.PROMOTIONS[promoted - 1];
+        return Square.name(code & 63) + Square.name(code >>> 6 & 63) + (promotion == null ? "" : String.valueOf(Character.toLowerCase(promotion.letter())));
+    }
+
     /**
      * The rows of a block of a table from index {@code lo}: every canonical legal position, both sides, with its
      * result from {@code results} (the whole table's, {@code 2 * index + side}) and its best move from {@code bestMoves}
-     * (the block's, {@code 2 * (index - lo) + side}).
+     * (the block's {@link #moveCode}s, {@code 2 * (index - lo) + side}).
      */
-    public static Iterator<Row> of(PositionIndex index, long lo, byte[] results, byte[] bestMoves) {
+    public static Iterator<Row> of(PositionIndex index, long lo, byte[] results, short[] bestMoves) {
         Material material = index.material();
-        MoveGenerator gen = new MoveGenerator(material);
         int n = material.size();
-        int[] squares = new int[n], moves = new int[256];
+        int[] squares = new int[n];
         return LongStream.range(lo, lo + bestMoves.length / 2).boxed().flatMap(i -> {
             int at = (int) (2 * i);
             if ((results[at] & 0xFF) == SolvedTable.NONE && (results[at + 1] & 0xFF) == SolvedTable.NONE) return Stream.empty();
@@ -61,7 +75,8 @@ public final class PositionRows {
             int positions = index.positions(i, squares); // decodes again into squares only on a symmetric king pair
             List<Row> rows = new ArrayList<>(2);
             for (int s = 0; s < 2; s++) {
-                int result = results[at + s] & 0xFF, rank = bestMoves[(int) (2 * (i - lo)) + s] & 0xFF, ply = result - 1;
+                int result = results[at + s] & 0xFF, ply = result - 1;
+                short move = bestMoves[(int) (2 * (i - lo)) + s];
                 if (result == SolvedTable.NONE) continue;
                 Object[] values = new Object[n + 7];
                 values[0] = i;
@@ -69,12 +84,7 @@ public final class PositionRows {
                 for (int k = 0; k < n; k++) values[2 + k] = Square.name(squares[k]);
                 values[n + 2] = result == SolvedTable.DRAW ? "draw" : ply % 2 == 1 ? "win" : "loss";
                 values[n + 3] = result == SolvedTable.DRAW ? null : (ply + 1) / 2;
-                if (rank != IndexedTable.NO_MOVE) {
-                    gen.sortedLegalMoves(squares, s, moves);
-                    tablebase.chess.PieceType promotion = MoveGenerator.promotion(moves[rank]);
-                    values[n + 4] = Square.name(MoveGenerator.from(moves[rank])) + Square.name(MoveGenerator.to(moves[rank]))
-                            + (promotion == null ? "" : String.valueOf(Character.toLowerCase(promotion.letter())));
-                }
+                if (move != NO_MOVE) values[n + 4] = uci(move);
                 values[n + 5] = Fen.of(material, squares, s == 0 ? Color.WHITE : Color.BLACK);
                 values[n + 6] = positions;
                 rows.add(RowFactory.create(values));

@@ -3,6 +3,7 @@ package tablebase.output;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.Serializable;
 import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -19,7 +20,6 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
-import scala.Tuple2;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
@@ -63,18 +63,18 @@ public final class TableExport {
         long rest = index.restSize();
         int kingPairs = index.kingPairs();
         List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
-        JavaRDD<Tuple2<Long, byte[]>> bestMoves = jsc.parallelize(ids, partitions).map(p -> {
+        JavaRDD<BestMoves> bestMoves = jsc.parallelize(ids, partitions).map(p -> {
             long lo = (long) ((p * (long) kingPairs + partitions - 1) / partitions) * rest;
             long hi = (long) (((p + 1) * (long) kingPairs + partitions - 1) / partitions) * rest;
-            return new Tuple2<>(lo, bestMoves(successors(material, own, subs), index, own.value(), lo, hi));
+            return bestMoves(successors(material, own, subs), index, own.value(), lo, hi);
         });
         bestMoves.persist(StorageLevel.MEMORY_AND_DISK());
         try {
-            spark.createDataFrame(bestMoves.flatMap(e -> PositionRows.of(index, e._1, own.value(), e._2)), PositionRows.schema(material))
+            spark.createDataFrame(bestMoves.flatMap(b -> PositionRows.of(index, b.lo(), own.value(), b.moves())), PositionRows.schema(material))
                     .write().parquet(new Path(folder.staging(), PARQUET).toString());
             String name = IndexedTable.fileName(material);
             String sha256 = writeHashed(folder.create(name),
-                    out -> IndexedTable.write(index, table.results(), bestMoves.map(Tuple2::_2).toLocalIterator(), out));
+                    out -> IndexedTable.write(index, table.results(), bestMoves.map(BestMoves::ranks).toLocalIterator(), out));
             Map<String, Object> seed = null;
             if (material.equals(PackedTable.KBNK)) {
                 List<Integer> kingSquares = IntStream.range(0, 64).boxed().toList();
@@ -101,25 +101,34 @@ public final class TableExport {
     }
 
     /**
-     * The export kernel: the packed file's best-move bytes of indexes {@code lo..hi-1}, {@code 2 * (index - lo) + side}:
-     * the best move's rank among the sorted legal moves, or {@link IndexedTable#NO_MOVE}.
+     * A block of the table from index {@code lo}, per entry {@code 2 * (index - lo) + side}: the packed file's move
+     * byte (the best move's rank among the sorted legal moves, or {@link IndexedTable#NO_MOVE}) and the best move
+     * itself for the Parquet rows ({@link PositionRows#moveCode}, or {@link PositionRows#NO_MOVE}), so that the
+     * rows need no second move generation.
      */
-    static byte[] bestMoves(Successors successors, PositionIndex index, byte[] results, long lo, long hi) {
-        byte[] out = new byte[Math.toIntExact(2 * (hi - lo))];
+    record BestMoves(long lo, byte[] ranks, short[] moves) implements Serializable {}
+
+    /** The export kernel: the best moves of indexes {@code lo..hi-1}. */
+    static BestMoves bestMoves(Successors successors, PositionIndex index, byte[] results, long lo, long hi) {
+        int entries = Math.toIntExact(2 * (hi - lo));
+        byte[] ranks = new byte[entries];
+        short[] codes = new short[entries];
         int[] squares = new int[index.material().size()], moves = new int[256];
         for (long i = lo; i < hi; i++) {
             boolean decoded = false;
             for (int s = 0; s < 2; s++) {
                 int at = (int) (2 * (i - lo) + s), result = results[(int) (2 * i + s)] & 0xFF;
-                out[at] = (byte) IndexedTable.NO_MOVE;
+                ranks[at] = (byte) IndexedTable.NO_MOVE;
+                codes[at] = PositionRows.NO_MOVE;
                 if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result == 1) continue;
                 if (!decoded) decoded = index.decode(i, squares);
                 int rank = successors.bestMoveRank(squares, s, result, moves);
                 if (rank >= IndexedTable.NO_MOVE) throw new IllegalStateException(rank + " moves do not fit the move byte");
-                out[at] = (byte) rank;
+                ranks[at] = (byte) rank;
+                codes[at] = PositionRows.moveCode(moves[rank]);
             }
         }
-        return out;
+        return new BestMoves(lo, ranks, codes);
     }
 
     private static Map<String, Object> fileEntry(String name, long bytes, String sha256) {
