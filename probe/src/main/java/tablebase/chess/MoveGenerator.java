@@ -108,41 +108,50 @@ public final class MoveGenerator implements Serializable {
     /** Writes the legal moves of {@code side} into {@code out} (room for 256) and returns how many; the position must be legal. */
     public int legalMoves(int[] squares, int side, int[] out) {
         long occ = occupied(squares);
-        int n = 0;
+        int king = kings[side], n = 0;
+        // Only a king in check, or a piece first on a line from its king (one that may be pinned), can leave the king
+        // attacked: the other pieces' moves need no test (en passant, which also empties another square, is apart).
+        long mayExpose = attacked(squares, occ, squares[king], 1 - side, -1) ? -1L : Attacks.of(PieceType.QUEEN, squares[king], occ);
         for (int i = 0; i < squares.length; i++) {
             if (colors[i] != side) continue;
             int from = squares[i];
+            boolean test = i == king || (mayExpose & 1L << from) != 0;
             if (types[i] == PieceType.PAWN) {
-                n = pawnMoves(squares, side, i, occ, out, n);
+                n = pawnMoves(squares, side, i, occ, test, out, n);
                 continue;
             }
-            for (long t = Attacks.of(types[i], from, occ); t != 0; t &= t - 1) n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, out, n, false);
+            for (long t = Attacks.of(types[i], from, occ); t != 0; t &= t - 1) n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, false);
         }
         return n;
     }
 
     /** A pawn's pushes (two from its second rank) and captures, each promotion four moves. */
-    private int pawnMoves(int[] squares, int side, int i, long occ, int[] out, int n) {
+    private int pawnMoves(int[] squares, int side, int i, long occ, boolean test, int[] out, int n) {
         int from = squares[i], step = side == 0 ? 8 : -8, one = from + step;
         if ((occ & 1L << one) == 0) {
-            n = addIfLegal(squares, side, i, one, occ, out, n, true);
-            if (Square.rank(from) == (side == 0 ? 1 : 6) && (occ & 1L << (one + step)) == 0) n = addIfLegal(squares, side, i, one + step, occ, out, n, false);
+            n = addIfLegal(squares, side, i, one, occ, test, out, n, true);
+            if (Square.rank(from) == (side == 0 ? 1 : 6) && (occ & 1L << (one + step)) == 0) n = addIfLegal(squares, side, i, one + step, occ, test, out, n, false);
         }
         for (long t = Attacks.pawn(side == 0 ? Color.WHITE : Color.BLACK, from) & occ; t != 0; t &= t - 1)
-            n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, out, n, true);
+            n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, true);
         return n;
     }
 
-    /** Adds piece {@code i}'s move to {@code to} unless it takes its own piece or a king or leaves its king in check; a pawn reaching the last rank adds its four promotions. */
-    private int addIfLegal(int[] squares, int side, int i, int to, long occ, int[] out, int n, boolean mayPromote) {
+    /**
+     * Adds piece {@code i}'s move to {@code to} unless it takes its own piece or a king or ({@code test}) leaves its
+     * king in check; a pawn reaching the last rank adds its four promotions.
+     */
+    private int addIfLegal(int[] squares, int side, int i, int to, long occ, boolean test, int[] out, int n, boolean mayPromote) {
         int from = squares[i];
         int victim = (occ & 1L << to) == 0 ? -1 : pieceAt(squares, to);
         if (victim >= 0 && (colors[victim] == side || types[victim] == PieceType.KING)) return n;
-        int king = i == kings[side] ? to : squares[kings[side]];
-        squares[i] = to;
-        boolean safe = !attacked(squares, occ ^ 1L << from | 1L << to, king, 1 - side, victim);
-        squares[i] = from;
-        if (!safe) return n;
+        if (test) {
+            int king = i == kings[side] ? to : squares[kings[side]];
+            squares[i] = to;
+            boolean safe = !attacked(squares, occ ^ 1L << from | 1L << to, king, 1 - side, victim);
+            squares[i] = from;
+            if (!safe) return n;
+        }
         int move = i << 12 | from << 6 | to;
         if (mayPromote && (Square.rank(to) == 0 || Square.rank(to) == 7))
             for (int p = 1; p <= PieceType.PROMOTIONS.length; p++) out[n++] = move | p << PROMOTION_SHIFT;
