@@ -10,7 +10,10 @@ public record Move(int piece, int from, int to, int captured, PieceType promotio
     public boolean isCapture() { return captured >= 0; }
 
     /** UCI notation: "b1c3", "e7e8q". */
-    public String uci() {
+    public String uci() { return uci(from, to, promotion); }
+
+    /** The UCI notation of a move from {@code from} to {@code to}, promoting to {@code promotion} or null. */
+    public static String uci(int from, int to, PieceType promotion) {
         String uci = Square.name(from) + Square.name(to);
         return promotion == null ? uci : uci + Character.toLowerCase(promotion.letter());
     }

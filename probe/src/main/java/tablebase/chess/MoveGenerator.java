@@ -41,10 +41,10 @@ public final class MoveGenerator implements Serializable {
     public static int to(int move) { return move & 63; }
 
     /** The piece a pawn becomes, or null. */
-    public static PieceType promotion(int move) {
-        int p = promotionCode(move);
-        return p == 0 ? null : PieceType.PROMOTIONS[p - 1];
-    }
+    public static PieceType promotion(int move) { return promotedPiece(promotionCode(move)); }
+
+    /** The piece of a {@link #promotionCode}, or null for 0. */
+    public static PieceType promotedPiece(int promotionCode) { return promotionCode == 0 ? null : PieceType.PROMOTIONS[promotionCode - 1]; }
 
     /** 0, or 1 + the promoted piece's place in {@link PieceType#PROMOTIONS}. */
     public static int promotionCode(int move) { return move >>> PROMOTION_SHIFT & 7; }

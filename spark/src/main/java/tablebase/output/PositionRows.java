@@ -12,8 +12,8 @@ import org.apache.spark.sql.types.StructType;
 import tablebase.chess.Color;
 import tablebase.chess.Fen;
 import tablebase.chess.Material;
+import tablebase.chess.Move;
 import tablebase.chess.MoveGenerator;
-import tablebase.chess.PieceType;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
 import tablebase.table.SolvedTable;
@@ -44,9 +44,12 @@ public final class PositionRows {
                 .add("positions", DataTypes.IntegerType, false);
     }
 
-    /** A best move in 15 bits for a block of rows: from-square, to-square, promotion code ({@link MoveGenerator#promotionCode}). */
+    /**
+     * A best move in 15 bits for a block of rows: {@link MoveGenerator}'s from- and to-square bits as they are,
+     * then its {@link MoveGenerator#promotionCode} (the moving piece left out).
+     */
     static short moveCode(int move) {
-        return (short) (MoveGenerator.from(move) | MoveGenerator.to(move) << 6 | MoveGenerator.promotionCode(move) << 12);
+        return (short) (MoveGenerator.from(move) << 6 | MoveGenerator.to(move) | MoveGenerator.promotionCode(move) << 12);
     }
 
     /** The {@link #moveCode} of no move. */
@@ -54,9 +57,7 @@ public final class PositionRows {
 
     /** A {@link #moveCode} in UCI: {@code e7e8q}. */
     static String uci(short code) {
-        int promoted = code >>> 12;
-        PieceType promotion = promoted == 0 ? null : PieceType.PROMOTIONS[promoted - 1];
-        return Square.name(code & 63) + Square.name(code >>> 6 & 63) + (promotion == null ? "" : String.valueOf(Character.toLowerCase(promotion.letter())));
+        return Move.uci(MoveGenerator.from(code), MoveGenerator.to(code), MoveGenerator.promotedPiece(code >>> 12));
     }
 
     /**
