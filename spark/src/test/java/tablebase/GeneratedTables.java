@@ -5,10 +5,12 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import tablebase.cli.Generate;
+import tablebase.probe.Manifest;
 
 /**
  * Tables generated once per test JVM through the generate command, side by side in one folder (as a user's
- * {@code --out} folders would be), for every test that reads them: that folder is also a folder of tables.
+ * {@code --out} folders would be), for every test that reads them: that folder is also a folder of tables. A table
+ * an earlier generation wrote there as one of its smaller tables is used as it is, whatever order the tests run in.
  */
 public final class GeneratedTables {
     private static Path root;
@@ -28,8 +30,10 @@ public final class GeneratedTables {
         if (folder != null) return folder;
         SparkTestSession.get();
         folder = root().resolve(endgame.toLowerCase());
-        int exit = Generate.generate(new String[] {"--endgame", endgame, "--out", folder.toString(), "--partitions", "2"});
-        if (exit != 0) throw new IllegalStateException("generate " + endgame + " exited with " + exit);
+        if (!Files.isRegularFile(folder.resolve(Manifest.FILE))) { // else written whole as a smaller table of one generated before
+            int exit = Generate.generate(new String[] {"--endgame", endgame, "--out", folder.toString(), "--partitions", "2"});
+            if (exit != 0) throw new IllegalStateException("generate " + endgame + " exited with " + exit);
+        }
         FOLDERS.put(endgame, folder);
         return folder;
     }
