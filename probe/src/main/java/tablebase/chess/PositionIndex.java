@@ -79,6 +79,18 @@ public final class PositionIndex implements Serializable {
     /** Each group's number of placements, C(64 or 48, length): the radix of its digit in the rest of the index. */
     private final long[] groupRadix;
     private final long restSize;
+    /**
+     * The rest in straight-line code, for a material of at most three runs none longer than two (every endgame up to
+     * five pieces but those with three identical pieces): a run's digit is read from a table by its first and last
+     * pieces' transformed squares ({@link #LONE}, {@link #PAIR}), weighed by the radices of the runs after it; a
+     * missing run weighs 0. With no loop or switch between one probe's read and the next, the processor starts the
+     * next lookup while this one waits for memory (KQQKQ one by one: about 20 % more lookups a second).
+     */
+    private final transient boolean straightRuns;
+    /** Each run's first and last piece, four bits each, run g at bits 8g (fields, not arrays: fewer reads a probe). */
+    private final transient int runPieces;
+    private final transient int[] digits0, digits1, digits2;
+    private final transient long weight0, weight1, weight2;
     /** The king pairs of this material's symmetries (rebuilt, not shipped, when an index travels to an executor). */
     private final transient KingPairs kingPairs;
 
@@ -103,6 +115,25 @@ public final class PositionIndex implements Serializable {
         long rest = 1;
         for (long radix : groupRadix) rest *= radix;
         restSize = rest;
+        straightRuns = groupLength.length <= 3 && Arrays.stream(groupLength).allMatch(length -> length <= 2);
+        int pieces = 0;
+        int[][] digits = new int[3][];
+        long[] weights = new long[3];
+        long weight = 1;
+        for (int g = 2; g >= 0; g--) {
+            boolean present = g < groupLength.length && straightRuns;
+            if (present) pieces |= (groupStart[g] | (groupStart[g] + groupLength[g] - 1) << 4) << 8 * g;
+            digits[g] = !present ? LONE : groupLength[g] == 1 ? (groupOffset[g] == 0 ? LONE : LONE_PAWN) : (groupOffset[g] == 0 ? PAIR : PAIR_PAWN);
+            weights[g] = present ? weight : 0;
+            if (present) weight *= groupRadix[g];
+        }
+        runPieces = pieces;
+        digits0 = digits[0];
+        digits1 = digits[1];
+        digits2 = digits[2];
+        weight0 = weights[0];
+        weight1 = weights[1];
+        weight2 = weights[2];
     }
 
     private Object readResolve() { return new PositionIndex(material); }
@@ -250,6 +281,19 @@ public final class PositionIndex implements Serializable {
 
     /** The non-king pieces' part of the index, seen through symmetry {@code s} (one that makes their king pair canonical). */
     private long rest(int[] squares, int s) {
+        if (!straightRuns) return restOfRuns(squares, s);
+        int pieces = runPieces;
+        return runDigit(digits0, squares, s, pieces) * weight0 + runDigit(digits1, squares, s, pieces >>> 8) * weight1
+                + runDigit(digits2, squares, s, pieces >>> 16) * weight2;
+    }
+
+    /** A run's digit: its first and last pieces are the low two nibbles of {@code pieces}. */
+    private static int runDigit(int[] digits, int[] squares, int s, int pieces) {
+        return digits[Square.transform(squares[pieces & 15], s) << 6 | Square.transform(squares[pieces >>> 4 & 15], s)];
+    }
+
+    /** {@link #rest} run by run, for any material. */
+    private long restOfRuns(int[] squares, int s) {
         long rest = 0;
         for (int g = 0; g < groupLength.length; g++) {
             int start = groupStart[g], offset = groupOffset[g];
@@ -268,9 +312,18 @@ public final class PositionIndex implements Serializable {
      * a search (a colex rank does not depend on the number of squares, so pawns' 48 use the same table).
      */
     private static final int[] PAIR_OF_RANK = new int[64 * 63 / 2];
+    /** A run's digit by its two squares {@code a << 6 | b} (a lone piece: a = b): a piece's square, a pair's colex rank; pawns count from a2. */
+    private static final int[] LONE = new int[64 * 64], LONE_PAWN = new int[64 * 64], PAIR = new int[64 * 64], PAIR_PAWN = new int[64 * 64];
 
     static {
         for (int hi = 1; hi < 64; hi++) for (int lo = 0; lo < hi; lo++) PAIR_OF_RANK[(int) rank2(lo, hi)] = lo | hi << 8;
+        for (int a = 0; a < 64; a++)
+            for (int b = 0; b < 64; b++) {
+                LONE[a << 6 | b] = a;
+                LONE_PAWN[a << 6 | b] = a - 8;
+                PAIR[a << 6 | b] = (int) rank2(a, b);
+                PAIR_PAWN[a << 6 | b] = (int) rank2(a - 8, b - 8);
+            }
     }
 
     /** The colex rank of two identical pieces' squares, without an array (a probe's common case of a run). */

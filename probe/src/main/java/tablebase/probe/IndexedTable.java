@@ -51,12 +51,14 @@ public final class IndexedTable {
     static final int HEADER = 64;
 
     private final PositionIndex index;
+    private final Material material;
     /** Both planes; the moves start at {@link #moves}. */
     private final ByteBuffer entries;
     private final int moves;
 
     private IndexedTable(PositionIndex index, ByteBuffer entries, int moves) {
         this.index = index;
+        this.material = index.material();
         this.entries = entries;
         this.moves = moves;
     }
@@ -96,7 +98,7 @@ public final class IndexedTable {
         }
     }
 
-    public Material material() { return index.material(); }
+    public Material material() { return material; }
 
     /**
      * The ply of a position of this material (see the format), or -1 for a draw. Only a position without an entry

@@ -197,12 +197,15 @@ public final class Tablebase implements AutoCloseable {
     }
 
     /** Later probes fail; the mapped files are released with this object. */
-    @Override public void close() { closed = true; }
+    @Override public void close() {
+        closed = true;
+        last = null; // the lookups' fast path reads no volatile field: they find no last table and ask find()
+    }
 
     /** The table of a material: the last one used, else from the map (kept small, so that lookups inline it). */
     private IndexedTable table(Material material) {
         IndexedTable table = last;
-        if (table != null && table.material() == material && !closed) return table;
+        if (table != null && table.material() == material) return table;
         return find(material);
     }
 
@@ -212,6 +215,10 @@ public final class Tablebase implements AutoCloseable {
         if (table == null)
             throw new MissingTableException("no " + material + " table among " + String.join(", ", materials().stream().map(Material::name).toList()));
         last = table;
+        if (closed) { // closed meanwhile: forget the table again
+            last = null;
+            throw new IllegalStateException("this tablebase is closed");
+        }
         return table;
     }
 
