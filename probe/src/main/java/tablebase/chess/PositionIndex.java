@@ -37,7 +37,8 @@ public final class PositionIndex implements Serializable {
         final int[] pairIndex = new int[64 * 64];
         /**
          * Pair code -> in one int (one read a probe): the index in {@code pairs} of its class's canonical pair, times
-         * 256, plus the symmetries taking it there as bits (two when the pair is symmetric); -1 for touching kings.
+         * 256, plus the symmetries taking it there as bits; its complement (negative) when the pair is symmetric (two
+         * bits), and -1 for touching kings, so that a probe tests the two rare cases at once.
          */
         final int[] toCanonical = new int[64 * 64];
         /** How many images a position has: the symmetries' count. */
@@ -59,7 +60,7 @@ public final class PositionIndex implements Serializable {
                 int wk = code / 64, bk = code % 64, best = smallestImage(wk, bk, allowed);
                 int bits = Arrays.stream(allowed).filter(s -> Square.transform(wk, s) * 64 + Square.transform(bk, s) == best)
                         .map(s -> 1 << s).sum();
-                toCanonical[code] = pairIndex[best] < 0 ? -1 : pairIndex[best] << 8 | bits;
+                toCanonical[code] = pairIndex[best] < 0 ? TOUCHING : Integer.bitCount(bits) > 1 ? ~(pairIndex[best] << 8 | bits) : pairIndex[best] << 8 | bits;
             }
         }
 
@@ -69,6 +70,9 @@ public final class PositionIndex implements Serializable {
             return best;
         }
     }
+
+    /** {@code toCanonical} of touching kings. */
+    private static final int TOUCHING = -1;
 
     private static final KingPairs EIGHT = new KingPairs(0xFF), MIRROR = new KingPairs(0b11); // symmetry 1 mirrors the file
 
@@ -80,17 +84,16 @@ public final class PositionIndex implements Serializable {
     private final long[] groupRadix;
     private final long restSize;
     /**
-     * The rest in straight-line code, for a material of at most three runs none longer than two (every endgame up to
-     * five pieces but those with three identical pieces): a run's digit is read from a table by its first and last
-     * pieces' transformed squares ({@link #LONE}, {@link #PAIR}), weighed by the radices of the runs after it; a
-     * missing run weighs 0. With no loop or switch between one probe's read and the next, the processor starts the
-     * next lookup while this one waits for memory (KQQKQ one by one: about 20 % more lookups a second).
+     * The rest without a loop, for a material of one to three runs none longer than two (every endgame up to five
+     * pieces but those with three identical pieces): a run's digit is one read of {@link #DIGITS} by its first and
+     * last pieces' transformed squares. Fewer instructions between one probe's read and the next let the processor
+     * start the next lookup while this one waits for memory.
      */
     private final transient boolean straightRuns;
-    /** Each run's first and last piece, four bits each, run g at bits 8g (fields, not arrays: fewer reads a probe). */
-    private final transient int runPieces;
-    private final transient int[] digits0, digits1, digits2;
-    private final transient long weight0, weight1, weight2;
+    private final transient int runs;
+    /** Each run: its first and last piece (bits 0-3 and 4-7) and its kind of digit at {@link #DIGITS}' bits 12-13. */
+    private final transient int run0, run1, run2;
+    private final transient long radix1, radix2;
     /** The king pairs of this material's symmetries (rebuilt, not shipped, when an index travels to an executor). */
     private final transient KingPairs kingPairs;
 
@@ -115,25 +118,16 @@ public final class PositionIndex implements Serializable {
         long rest = 1;
         for (long radix : groupRadix) rest *= radix;
         restSize = rest;
-        straightRuns = groupLength.length <= 3 && Arrays.stream(groupLength).allMatch(length -> length <= 2);
-        int pieces = 0;
-        int[][] digits = new int[3][];
-        long[] weights = new long[3];
-        long weight = 1;
-        for (int g = 2; g >= 0; g--) {
-            boolean present = g < groupLength.length && straightRuns;
-            if (present) pieces |= (groupStart[g] | (groupStart[g] + groupLength[g] - 1) << 4) << 8 * g;
-            digits[g] = !present ? LONE : groupLength[g] == 1 ? (groupOffset[g] == 0 ? LONE : LONE_PAWN) : (groupOffset[g] == 0 ? PAIR : PAIR_PAWN);
-            weights[g] = present ? weight : 0;
-            if (present) weight *= groupRadix[g];
-        }
-        runPieces = pieces;
-        digits0 = digits[0];
-        digits1 = digits[1];
-        digits2 = digits[2];
-        weight0 = weights[0];
-        weight1 = weights[1];
-        weight2 = weights[2];
+        runs = groupLength.length;
+        straightRuns = runs >= 1 && runs <= 3 && Arrays.stream(groupLength).allMatch(length -> length <= 2);
+        int[] packed = new int[3];
+        for (int g = 0; g < (straightRuns ? runs : 0); g++)
+            packed[g] = groupStart[g] | (groupStart[g] + groupLength[g] - 1) << 4 | ((groupLength[g] - 1) * 2 + groupOffset[g] / 8) << 12;
+        run0 = packed[0];
+        run1 = packed[1];
+        run2 = packed[2];
+        radix1 = runs > 1 ? groupRadix[1] : 0;
+        radix2 = runs > 2 ? groupRadix[2] : 0;
     }
 
     private Object readResolve() { return new PositionIndex(material); }
@@ -151,7 +145,7 @@ public final class PositionIndex implements Serializable {
 
     /** Whether the king pair of a canonical index is symmetric, so that a position may be its own mirror image. */
     public boolean symmetricKingPair(long index) {
-        return Integer.bitCount(kingPairs.toCanonical[kingPairs.pairs[(int) (index / restSize)]] & 0xFF) > 1;
+        return kingPairs.toCanonical[kingPairs.pairs[(int) (index / restSize)]] < 0;
     }
 
     /** The index of the position's canonical form; its kings must not touch. */
@@ -172,19 +166,16 @@ public final class PositionIndex implements Serializable {
 
     private long indexOrNone(int[] squares) {
         int pair = kingPairs.toCanonical[squares[whiteKing] << 6 | squares[blackKing]];
-        if (pair < 0) return NONE;
-        int symmetries = pair & 0xFF;
-        long rest = rest(squares, Integer.numberOfTrailingZeros(symmetries));
-        if ((symmetries & symmetries - 1) != 0) rest = leastRest(squares, symmetries, rest);
-        return (pair >>> 8) * restSize + rest;
+        if (pair < 0) return pair == TOUCHING ? NONE : leastIndex(squares, ~pair);
+        return (pair >>> 8) * restSize + rest(squares, Integer.numberOfTrailingZeros(pair));
     }
 
-    /** The least {@link #rest} over the symmetries of a symmetric king pair, the first one's given (apart: rare, and the common path stays short). */
-    private long leastRest(int[] squares, int symmetries, long first) {
-        long least = first;
-        for (symmetries &= symmetries - 1; symmetries != 0; symmetries &= symmetries - 1)
+    /** The index on a symmetric king pair: the least over its symmetries (apart: rare, and the common path stays short). */
+    private long leastIndex(int[] squares, int pair) {
+        long least = Long.MAX_VALUE;
+        for (int symmetries = pair & 0xFF; symmetries != 0; symmetries &= symmetries - 1)
             least = Math.min(least, rest(squares, Integer.numberOfTrailingZeros(symmetries)));
-        return least;
+        return (pair >>> 8) * restSize + least;
     }
 
     /**
@@ -271,8 +262,8 @@ public final class PositionIndex implements Serializable {
     /** The squares' entry of the king pairs' canonical table; touching kings have no index. */
     private int canonicalPair(int[] squares) {
         int pair = kingPairs.toCanonical[squares[whiteKing] << 6 | squares[blackKing]];
-        if (pair < 0) throw touchingKings(squares);
-        return pair;
+        if (pair == TOUCHING) throw touchingKings(squares);
+        return pair < 0 ? ~pair : pair;
     }
 
     private IllegalArgumentException touchingKings(int[] squares) {
@@ -282,14 +273,15 @@ public final class PositionIndex implements Serializable {
     /** The non-king pieces' part of the index, seen through symmetry {@code s} (one that makes their king pair canonical). */
     private long rest(int[] squares, int s) {
         if (!straightRuns) return restOfRuns(squares, s);
-        int pieces = runPieces;
-        return runDigit(digits0, squares, s, pieces) * weight0 + runDigit(digits1, squares, s, pieces >>> 8) * weight1
-                + runDigit(digits2, squares, s, pieces >>> 16) * weight2;
+        long rest = digit(squares, s, run0);
+        if (runs > 1) rest = rest * radix1 + digit(squares, s, run1); // the same branch every probe of a material
+        if (runs > 2) rest = rest * radix2 + digit(squares, s, run2);
+        return rest;
     }
 
-    /** A run's digit: its first and last pieces are the low two nibbles of {@code pieces}. */
-    private static int runDigit(int[] digits, int[] squares, int s, int pieces) {
-        return digits[Square.transform(squares[pieces & 15], s) << 6 | Square.transform(squares[pieces >>> 4 & 15], s)];
+    /** A run's digit (see {@link #run0}) through symmetry {@code s}. */
+    private static int digit(int[] squares, int s, int run) {
+        return DIGITS[(run & 0x3000 | Square.transform(squares[run & 15], s) << 6 | Square.transform(squares[run >>> 4 & 15], s)) & 0x3FFF];
     }
 
     /** {@link #rest} run by run, for any material. */
@@ -312,17 +304,21 @@ public final class PositionIndex implements Serializable {
      * a search (a colex rank does not depend on the number of squares, so pawns' 48 use the same table).
      */
     private static final int[] PAIR_OF_RANK = new int[64 * 63 / 2];
-    /** A run's digit by its two squares {@code a << 6 | b} (a lone piece: a = b): a piece's square, a pair's colex rank; pawns count from a2. */
-    private static final int[] LONE = new int[64 * 64], LONE_PAWN = new int[64 * 64], PAIR = new int[64 * 64], PAIR_PAWN = new int[64 * 64];
+    /**
+     * A run's digit by its kind and its first and last squares, {@code kind << 12 | a << 6 | b} (a lone piece: a = b):
+     * kind 0 a lone piece (its square), 1 a lone pawn (from a2), 2 a pair (the colex rank), 3 a pair of pawns.
+     */
+    private static final int[] DIGITS = new int[4 << 12];
 
     static {
         for (int hi = 1; hi < 64; hi++) for (int lo = 0; lo < hi; lo++) PAIR_OF_RANK[(int) rank2(lo, hi)] = lo | hi << 8;
         for (int a = 0; a < 64; a++)
             for (int b = 0; b < 64; b++) {
-                LONE[a << 6 | b] = a;
-                LONE_PAWN[a << 6 | b] = a - 8;
-                PAIR[a << 6 | b] = (int) rank2(a, b);
-                PAIR_PAWN[a << 6 | b] = (int) rank2(a - 8, b - 8);
+                int squares = a << 6 | b;
+                DIGITS[squares] = a;
+                DIGITS[1 << 12 | squares] = a - 8;
+                DIGITS[2 << 12 | squares] = (int) rank2(a, b);
+                DIGITS[3 << 12 | squares] = (int) rank2(a - 8, b - 8);
             }
     }
 
