@@ -27,12 +27,15 @@ public final class Material implements java.io.Serializable {
     private final int hash;
     /** White's piece count, which is where Black's king stands in the order: read by every probe. */
     private final int whiteCount;
+    /** The piece count, kept: every probe asks it (bare kings have no table). */
+    private final int size;
 
     private Material(List<Piece> pieces, String name) {
         this.pieces = List.copyOf(pieces);
         this.name = name;
         hash = name.hashCode();
         whiteCount = (int) pieces.stream().filter(p -> p.color() == Color.WHITE).count();
+        size = pieces.size();
     }
 
     /** The one instance of the material of these pieces, already in canonical order. */
@@ -71,7 +74,7 @@ public final class Material implements java.io.Serializable {
 
     public List<Piece> pieces() { return Collections.unmodifiableList(pieces); }
 
-    public int size() { return pieces.size(); }
+    public int size() { return size; }
 
     public Piece piece(int index) { return pieces.get(index); }
 
