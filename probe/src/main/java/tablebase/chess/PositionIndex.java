@@ -89,8 +89,8 @@ public final class PositionIndex implements Serializable {
      * last pieces' transformed squares. Fewer instructions between one probe's read and the next let the processor
      * start the next lookup while this one waits for memory.
      */
-    private final transient boolean straightRuns;
-    private final transient int runs;
+    /** The number of runs when the rest is computed so (1 to 3), else 0. */
+    private final transient int straightRuns;
     /** Each run: its first and last piece (bits 0-3 and 4-7) and its kind of digit at {@link #DIGITS}' bits 12-13. */
     private final transient int run0, run1, run2;
     private final transient long radix1, radix2;
@@ -118,16 +118,16 @@ public final class PositionIndex implements Serializable {
         long rest = 1;
         for (long radix : groupRadix) rest *= radix;
         restSize = rest;
-        runs = groupLength.length;
-        straightRuns = runs >= 1 && runs <= 3 && Arrays.stream(groupLength).allMatch(length -> length <= 2);
+        int runs = groupLength.length;
+        straightRuns = runs <= 3 && Arrays.stream(groupLength).allMatch(length -> length <= 2) ? runs : 0;
         int[] packed = new int[3];
-        for (int g = 0; g < (straightRuns ? runs : 0); g++)
+        for (int g = 0; g < straightRuns; g++)
             packed[g] = groupStart[g] | (groupStart[g] + groupLength[g] - 1) << 4 | ((groupLength[g] - 1) * 2 + groupOffset[g] / 8) << 12;
         run0 = packed[0];
         run1 = packed[1];
         run2 = packed[2];
-        radix1 = runs > 1 ? groupRadix[1] : 0;
-        radix2 = runs > 2 ? groupRadix[2] : 0;
+        radix1 = straightRuns > 1 ? groupRadix[1] : 0;
+        radix2 = straightRuns > 2 ? groupRadix[2] : 0;
     }
 
     private Object readResolve() { return new PositionIndex(material); }
@@ -272,7 +272,8 @@ public final class PositionIndex implements Serializable {
 
     /** The non-king pieces' part of the index, seen through symmetry {@code s} (one that makes their king pair canonical). */
     private long rest(int[] squares, int s) {
-        if (!straightRuns) return restOfRuns(squares, s);
+        int runs = straightRuns;
+        if (runs == 0) return restOfRuns(squares, s);
         long rest = digit(squares, s, run0);
         if (runs > 1) rest = rest * radix1 + digit(squares, s, run1); // the same branch every probe of a material
         if (runs > 2) rest = rest * radix2 + digit(squares, s, run2);
