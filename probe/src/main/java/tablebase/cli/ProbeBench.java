@@ -8,8 +8,9 @@ import tablebase.chess.Position;
 import tablebase.probe.Tablebase;
 
 /**
- * Probe throughput on one thread, after the table is open: DTM lookups of random legal positions (the
- * positions are made before the clock starts), and whole probes with moves, SAN and the mainline.
+ * Probe throughput on one thread, after the table is open: DTM lookups of random legal positions, made before the
+ * clock starts, each round on positions no round probed before (so that a table larger than the caches is read from
+ * memory, not from what the last round left in cache); and whole probes with moves, SAN and the mainline.
  */
 public final class ProbeBench {
     static final String USAGE = "usage: ProbeBench (--table DIR | --tables DIR) [--endgame E] [--positions N] [--rounds R]";
@@ -27,6 +28,22 @@ public final class ProbeBench {
         return sum;
     }
 
+    /** Random legal positions, {@code side} to move (either when null), laid out in the order they were made. */
+    private static Position[] randomPositions(Material material, Color side, int n, Random random) {
+        Position[] positions = new Position[n];
+        for (int i = 0; i < n; i++)
+            positions[i] = Position.randomLegal(material, side != null ? side : random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
+        System.gc(); // a full collection lays the positions out in the order they were made, not as a young collection copied them
+        return positions;
+    }
+
+    /** The median and best of the timed rounds (round 0 left out). */
+    private static String spread(double[] perSecond) {
+        double[] timed = java.util.Arrays.copyOfRange(perSecond, 1, perSecond.length);
+        java.util.Arrays.sort(timed);
+        return String.format("median %,12.0f, best %,12.0f", timed[timed.length / 2], timed[timed.length - 1]);
+    }
+
     static int bench(String[] argv) throws Exception {
         Args args = new Args(argv, Set.of("--table", "--tables", "--endgame", "--positions", "--rounds"), Set.of());
         int n = args.positiveInt("--positions", 1_000_000), rounds = args.positiveInt("--rounds", 5);
@@ -38,33 +55,33 @@ public final class ProbeBench {
         Material material = endgame == null ? table.materials().get(0) : Material.parse(endgame);
         Random random = new Random(1);
         for (Color side : new Color[] {Color.WHITE, Color.BLACK, null}) {
-            Position[] positions = new Position[n];
-            for (int i = 0; i < n; i++)
-                positions[i] = Position.randomLegal(material, side != null ? side : random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
-            System.gc(); // a full collection lays the positions out in the order they were made, not as a young collection copied them
-            long sink = 0;
-            double best = 0;
-            for (int r = 0; r <= rounds; r++) { // round 0 warms the JIT up
-                long start = System.nanoTime();
-                sink += lookups(table, positions);
-                double perSecond = n / ((System.nanoTime() - start) / 1e9);
-                if (r > 0) best = Math.max(best, perSecond);
-            }
-            System.out.printf("%s dtm lookups, %-15s %,12.0f probes/s on one thread (best of %d rounds over %,d positions; checksum %d)%n",
-                    material, side == null ? "either side:" : side == Color.WHITE ? "White to move:" : "Black to move:", best, rounds, n, sink);
+            String label = side == null ? "either side:" : side == Color.WHITE ? "White to move:" : "Black to move:";
+            double[] oneByOne = new double[rounds + 1], batched = new double[rounds + 1], again = new double[rounds + 1];
             int[] dtm = new int[n];
-            best = 0;
-            for (int r = 0; r <= rounds; r++) {
+            Position[] positions = null;
+            long sum = 0;
+            for (int r = 0; r <= rounds; r++) { // round 0 warms the JIT up; each round probes positions no round probed before
+                positions = randomPositions(material, side, n, random);
                 long start = System.nanoTime();
-                table.probeDtm(positions, dtm);
-                double perSecond = n / ((System.nanoTime() - start) / 1e9);
-                if (r > 0) best = Math.max(best, perSecond);
+                sum = lookups(table, positions);
+                oneByOne[r] = n / ((System.nanoTime() - start) / 1e9);
+                Position[] others = randomPositions(material, side, n, random);
+                start = System.nanoTime();
+                table.probeDtm(others, dtm);
+                batched[r] = n / ((System.nanoTime() - start) / 1e9);
             }
+            for (int r = 0; r <= rounds; r++) { // the last round's positions again: their entries are in cache as far as it holds them
+                long start = System.nanoTime();
+                if (lookups(table, positions) != sum) throw new IllegalStateException("the same positions gave other DTMs");
+                again[r] = n / ((System.nanoTime() - start) / 1e9);
+            }
+            table.probeDtm(positions, dtm);
             long batchSum = 0;
             for (int d : dtm) batchSum += d;
-            if (batchSum != sink / (rounds + 1)) throw new IllegalStateException("the batch gives other DTMs than one by one");
-            System.out.printf("%s dtm lookups, %-15s %,12.0f probes/s on one thread, the whole array at once (probeDtm(Position[], int[]))%n",
-                    material, side == null ? "either side:" : side == Color.WHITE ? "White to move:" : "Black to move:", best);
+            if (batchSum != sum) throw new IllegalStateException("the batch gives other DTMs than one by one");
+            System.out.printf("%s dtm lookups, %-15s %s probes/s on one thread, one by one (%,d new positions a round)%n", material, label, spread(oneByOne), n);
+            System.out.printf("%s dtm lookups, %-15s %s probes/s on one thread, one by one, the same positions again%n", material, label, spread(again));
+            System.out.printf("%s dtm lookups, %-15s %s probes/s on one thread, the whole array at once (probeDtm(Position[], int[]), new positions)%n", material, label, spread(batched));
         }
 
         int full = Math.min(n, 20_000);
