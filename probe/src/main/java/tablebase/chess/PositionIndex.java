@@ -87,9 +87,9 @@ public final class PositionIndex implements Serializable {
      * The rest without a loop, for a material of one to three runs none longer than two (every endgame up to five
      * pieces but those with three identical pieces): a run's digit is one read of {@link #DIGITS} by its first and
      * last pieces' transformed squares. Fewer instructions between one probe's read and the next let the processor
-     * start the next lookup while this one waits for memory.
+     * start the next lookup while this one waits for memory. The number of runs when the rest is computed so (1 to
+     * 3), else 0.
      */
-    /** The number of runs when the rest is computed so (1 to 3), else 0. */
     private final transient int straightRuns;
     /** Each run: its first and last piece (bits 0-3 and 4-7) and its kind of digit at {@link #DIGITS}' bits 12-13. */
     private final transient int run0, run1, run2;

@@ -1,5 +1,6 @@
 package tablebase.cli;
 
+import java.util.Arrays;
 import java.util.Random;
 import java.util.Set;
 import tablebase.chess.Color;
@@ -39,8 +40,8 @@ public final class ProbeBench {
 
     /** The median and best of the timed rounds (round 0 left out). */
     private static String spread(double[] perSecond) {
-        double[] timed = java.util.Arrays.copyOfRange(perSecond, 1, perSecond.length);
-        java.util.Arrays.sort(timed);
+        double[] timed = Arrays.copyOfRange(perSecond, 1, perSecond.length);
+        Arrays.sort(timed);
         return String.format("median %,12.0f, best %,12.0f", timed[timed.length / 2], timed[timed.length - 1]);
     }
 
