@@ -82,6 +82,8 @@ public final class PositionIndex implements Serializable {
     private final int[] groupStart, groupLength, groupOffset;
     /** Each group's number of placements, C(64 or 48, length): the radix of its digit in the rest of the index. */
     private final long[] groupRadix;
+    /** Each run of one or two pieces as {@link #digit} reads it (see {@link #run0}); 0 for longer runs. */
+    private final transient int[] runCode;
     private final long restSize;
     /**
      * The rest without a loop, for a material of one to three runs none longer than two (every endgame up to five
@@ -91,7 +93,10 @@ public final class PositionIndex implements Serializable {
      * 3), else 0.
      */
     private final transient int straightRuns;
-    /** Each run: its first and last piece (bits 0-3 and 4-7) and its kind of digit at {@link #DIGITS}' bits 12-13. */
+    /**
+     * The first three runs' codes: first and last piece (bits 0-3 and 4-7) and kind of digit at {@link #DIGITS}'
+     * bits 12-13; {@link #runCode}'s first three, as fields, so that a probe reads no array for them.
+     */
     private final transient int run0, run1, run2;
     private final transient long radix1, radix2;
     /** The king pairs of this material's symmetries (rebuilt, not shipped, when an index travels to an executor). */
@@ -120,12 +125,13 @@ public final class PositionIndex implements Serializable {
         restSize = rest;
         int runs = groupLength.length;
         straightRuns = runs <= 3 && Arrays.stream(groupLength).allMatch(length -> length <= 2) ? runs : 0;
-        int[] packed = new int[3];
-        for (int g = 0; g < straightRuns; g++)
-            packed[g] = groupStart[g] | (groupStart[g] + groupLength[g] - 1) << 4 | ((groupLength[g] - 1) * 2 + groupOffset[g] / 8) << 12;
-        run0 = packed[0];
-        run1 = packed[1];
-        run2 = packed[2];
+        runCode = new int[Math.max(3, runs)];
+        for (int g = 0; g < runs; g++)
+            if (groupLength[g] <= 2)
+                runCode[g] = groupStart[g] | (groupStart[g] + groupLength[g] - 1) << 4 | ((groupLength[g] - 1) * 2 + groupOffset[g] / 8) << 12;
+        run0 = runCode[0];
+        run1 = runCode[1];
+        run2 = runCode[2];
         radix1 = straightRuns > 1 ? groupRadix[1] : 0;
         radix2 = straightRuns > 2 ? groupRadix[2] : 0;
     }
@@ -289,12 +295,7 @@ public final class PositionIndex implements Serializable {
     private long restOfRuns(int[] squares, int s) {
         long rest = 0;
         for (int g = 0; g < groupLength.length; g++) {
-            int start = groupStart[g], offset = groupOffset[g];
-            long rank = switch (groupLength[g]) {
-                case 1 -> Square.transform(squares[start], s) - offset;
-                case 2 -> rank2(Square.transform(squares[start], s) - offset, Square.transform(squares[start + 1], s) - offset);
-                default -> rankOf(squares, start, groupLength[g], s, offset);
-            };
+            long rank = groupLength[g] <= 2 ? digit(squares, s, runCode[g]) : rankOf(squares, groupStart[g], groupLength[g], s, groupOffset[g]);
             rest = rest * groupRadix[g] + rank;
         }
         return rest;
@@ -323,7 +324,7 @@ public final class PositionIndex implements Serializable {
             }
     }
 
-    /** The colex rank of two identical pieces' squares, without an array (a probe's common case of a run). */
+    /** The colex rank of two identical pieces' squares, in either order. */
     private static long rank2(int a, int b) {
         int lo = Math.min(a, b), hi = Math.max(a, b);
         return lo + hi * (hi - 1L) / 2; // C(lo, 1) + C(hi, 2)

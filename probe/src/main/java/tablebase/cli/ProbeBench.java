@@ -86,8 +86,7 @@ public final class ProbeBench {
         }
 
         int full = Math.min(n, 20_000);
-        Position[] positions = new Position[full];
-        for (int i = 0; i < full; i++) positions[i] = Position.randomLegal(material, random.nextBoolean() ? Color.WHITE : Color.BLACK, random);
+        Position[] positions = randomPositions(material, null, full, random);
         double best = 0;
         long plies = 0;
         for (int r = 0; r <= rounds; r++) {

@@ -224,13 +224,6 @@ public final class Tablebase implements AutoCloseable {
 
     /** The ply of a position (see {@link IndexedTable}), -1 for a draw; bare kings are a draw. */
     private int ply(Position position) {
-        IndexedTable table = last; // the common case first, in few instructions: the last table, no en-passant right
-        if (table != null && table.material() == position.material() && position.enPassant() < 0) return table.ply(position);
-        return plyOfAnother(position);
-    }
-
-    /** {@link #ply} of bare kings, of a position with an en-passant right, or of another material than the last. */
-    private int plyOfAnother(Position position) {
         if (position.material().size() == 2) {
             String illegal = position.illegalReason();
             if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
