@@ -19,8 +19,10 @@ public final class Position {
     private final int[] squares;
     private final Color sideToMove;
     private final int enPassant;
-    /** The occupied squares as bits, kept: a probe checks that no two pieces share a square before its lookup. */
+    /** The occupied squares as bits. */
     private final long occupied;
+    /** See {@link #placeable()}: a probe's check before its lookup. */
+    private final boolean placeable;
 
     public Position(Material material, int[] squares, Color sideToMove) { this(material, squares, sideToMove, -1); }
 
@@ -40,7 +42,12 @@ public final class Position {
         this.sideToMove = sideToMove;
         this.enPassant = enPassant;
         sortIdenticalPieces();
+        long pawns = 0;
+        for (int i = 0; i < squares.length; i++) if (material.piece(i).type() == PieceType.PAWN) pawns |= Attacks.bit(squares[i]);
+        this.placeable = Long.bitCount(occupied) == squares.length && (pawns & FIRST_AND_LAST_RANKS) == 0;
     }
+
+    private static final long FIRST_AND_LAST_RANKS = 0xFF000000000000FFL;
 
     /** The position of pieces in any order on their squares: sorted into the canonical order of their material. */
     static Position of(List<Piece> pieces, List<Integer> squares, Color sideToMove, int enPassant) {
@@ -118,8 +125,11 @@ public final class Position {
         return (attacksBy(sideToMove.opponent()) & Attacks.bit(kingSquare(sideToMove))) != 0;
     }
 
-    /** No two pieces on one square: the cheapest part of {@link #illegalReason()}. */
-    public boolean piecesApart() { return Long.bitCount(occupied()) == squares.length; }
+    /**
+     * Each piece on a square of its own and no pawn on the first or last rank: the placements a table's index
+     * holds, the cheapest part of {@link #illegalReason()} (computed once, so that a probe reads one field).
+     */
+    public boolean placeable() { return placeable; }
 
     public boolean kingsTouch() { return Square.distance(kingSquare(Color.WHITE), kingSquare(Color.BLACK)) <= 1; }
 

@@ -108,7 +108,7 @@ public final class IndexedTable {
 
     /** Where a position's result byte is in the result plane: {@link #ply}'s index computation, apart for batches. */
     int entry(Position p) {
-        long i = p.piecesApart() ? index.indexOrNone(p) : PositionIndex.NONE;
+        long i = p.placeable() ? index.indexOrNone(p) : PositionIndex.NONE;
         if (i == PositionIndex.NONE) throw refusal(p);
         return (int) (2 * i + side(p));
     }

@@ -2,6 +2,7 @@ package tablebase.output;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
@@ -18,6 +19,7 @@ import tablebase.chess.Material;
 import tablebase.chess.Move;
 import tablebase.chess.PieceType;
 import tablebase.chess.Position;
+import tablebase.probe.IllegalPositionException;
 import tablebase.probe.ProbeJson;
 import tablebase.probe.ProbeResult;
 import tablebase.probe.ProbeResult.Category;
@@ -122,6 +124,31 @@ class PawnTablesTest {
         for (int i = 0; i < batch.length; i++) assertEquals(tables.probeDtm(batch[i]), dtm[i], batch[i]::toString);
         batch[40] = new Position(Material.parse("KPK"), new int[] {0, 12, 9}, Color.WHITE); // the kings touch
         org.junit.jupiter.api.Assertions.assertThrows(tablebase.probe.IllegalPositionException.class, () -> tables.probeDtm(batch, dtm));
+    }
+
+    @Test
+    void aPawnOnTheFirstOrLastRankIsAnIllegalPositionToEveryLookup() {
+        Random random = new Random(21);
+        int refused = 0;
+        for (Material m : tables.materials()) {
+            if (!m.hasPawns()) continue;
+            int pawn = 0;
+            while (m.piece(pawn).type() != PieceType.PAWN) pawn++;
+            for (int k = 0; k < 40; k++) {
+                Position legal = Position.randomLegal(m, Color.WHITE, random);
+                long free = 0xFF000000000000FFL & ~legal.occupied(); // the empty squares of the first and last ranks
+                for (int skip = random.nextInt(Long.bitCount(free)); skip > 0; skip--) free &= free - 1;
+                int[] squares = legal.squares();
+                squares[pawn] = Long.numberOfTrailingZeros(free);
+                Position p = new Position(m, squares, random.nextBoolean() ? Color.WHITE : Color.BLACK);
+                assertThrows(IllegalPositionException.class, () -> tables.probeDtm(p), p::toString);
+                assertThrows(IllegalPositionException.class, () -> tables.probeWdl(p), p::toString);
+                assertThrows(IllegalPositionException.class, () -> tables.probeDtm(new Position[] {p}, new int[1]), p::toString);
+                assertTrue(tables.getDtm(p).isEmpty(), p::toString);
+                refused++;
+            }
+        }
+        assertTrue(refused >= 120, refused + " positions");
     }
 
     @Test
