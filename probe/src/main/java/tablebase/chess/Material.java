@@ -29,6 +29,8 @@ public final class Material implements java.io.Serializable {
     private final int whiteCount;
     /** The piece count, kept: every probe asks it (bare kings have no table). */
     private final int size;
+    /** Bit {@code i} set when piece {@code i} is a pawn: a new position checks its pawns' ranks by it. */
+    private final int pawns;
 
     private Material(List<Piece> pieces, String name) {
         this.pieces = List.copyOf(pieces);
@@ -36,6 +38,9 @@ public final class Material implements java.io.Serializable {
         hash = name.hashCode();
         whiteCount = (int) pieces.stream().filter(p -> p.color() == Color.WHITE).count();
         size = pieces.size();
+        int pawns = 0;
+        for (int i = 0; i < size; i++) if (pieces.get(i).type() == PieceType.PAWN) pawns |= 1 << i;
+        this.pawns = pawns;
     }
 
     /** The one instance of the material of these pieces, already in canonical order. */
@@ -83,7 +88,10 @@ public final class Material implements java.io.Serializable {
     /** Index of the side's king: White's is 0, Black's follows White's pieces. */
     public int kingIndex(Color color) { return color == Color.WHITE ? 0 : whiteCount; }
 
-    public boolean hasPawns() { return pieces.stream().anyMatch(p -> p.type() == PieceType.PAWN); }
+    public boolean hasPawns() { return pawns != 0; }
+
+    /** Which pieces are pawns: bit {@code i} for piece {@code i}. */
+    public int pawns() { return pawns; }
 
     /** The material with piece {@code index} removed (after a capture). */
     public Material without(int index) {

@@ -43,7 +43,7 @@ public final class Position {
         this.enPassant = enPassant;
         sortIdenticalPieces();
         long pawns = 0;
-        for (int i = 0; i < squares.length; i++) if (material.piece(i).type() == PieceType.PAWN) pawns |= Attacks.bit(squares[i]);
+        for (int bits = material.pawns(); bits != 0; bits &= bits - 1) pawns |= Attacks.bit(this.squares[Integer.numberOfTrailingZeros(bits)]);
         this.placeable = Long.bitCount(occupied) == squares.length && (pawns & FIRST_AND_LAST_RANKS) == 0;
     }
 
