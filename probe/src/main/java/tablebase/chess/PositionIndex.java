@@ -4,7 +4,6 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.IntStream;
 
 /**
  * A dense index of the positions of any material up to the board's symmetries, one function for every material (no
@@ -46,28 +45,30 @@ public final class PositionIndex implements Serializable {
 
         KingPairs(int symmetries) {
             images = Integer.bitCount(symmetries);
-            int[] allowed = IntStream.range(0, 8).filter(s -> (symmetries >> s & 1) != 0).toArray();
+            // plain loops, each pair's images computed once: this runs before the JIT, at every start of a probe command
+            int[] smallest = new int[64 * 64], bits = new int[64 * 64];
+            for (int code = 0; code < 64 * 64; code++) {
+                int wk = code / 64, bk = code % 64, least = Integer.MAX_VALUE;
+                for (int s = 0; s < 8; s++) {
+                    if ((symmetries >> s & 1) == 0) continue;
+                    int image = Square.transform(wk, s) * 64 + Square.transform(bk, s);
+                    if (image < least) { least = image; bits[code] = 0; }
+                    if (image == least) bits[code] |= 1 << s;
+                }
+                smallest[code] = least;
+            }
             Arrays.fill(pairIndex, -1);
             List<Integer> list = new ArrayList<>();
             for (int code = 0; code < 64 * 64; code++) {
-                int wk = code / 64, bk = code % 64;
-                if (Square.distance(wk, bk) <= 1 || smallestImage(wk, bk, allowed) != code) continue;
+                if (Square.distance(code / 64, code % 64) <= 1 || smallest[code] != code) continue;
                 pairIndex[code] = list.size();
                 list.add(code);
             }
             pairs = list.stream().mapToInt(Integer::intValue).toArray();
             for (int code = 0; code < 64 * 64; code++) {
-                int wk = code / 64, bk = code % 64, best = smallestImage(wk, bk, allowed);
-                int bits = Arrays.stream(allowed).filter(s -> Square.transform(wk, s) * 64 + Square.transform(bk, s) == best)
-                        .map(s -> 1 << s).sum();
-                toCanonical[code] = pairIndex[best] < 0 ? TOUCHING : Integer.bitCount(bits) > 1 ? ~(pairIndex[best] << 8 | bits) : pairIndex[best] << 8 | bits;
+                int pair = pairIndex[smallest[code]];
+                toCanonical[code] = pair < 0 ? TOUCHING : Integer.bitCount(bits[code]) > 1 ? ~(pair << 8 | bits[code]) : pair << 8 | bits[code];
             }
-        }
-
-        private static int smallestImage(int wk, int bk, int[] symmetries) {
-            int best = Integer.MAX_VALUE;
-            for (int s : symmetries) best = Math.min(best, Square.transform(wk, s) * 64 + Square.transform(bk, s));
-            return best;
         }
     }
 
@@ -317,15 +318,17 @@ public final class PositionIndex implements Serializable {
 
     static {
         for (int hi = 1; hi < 64; hi++) for (int lo = 0; lo < hi; lo++) PAIR_OF_RANK[(int) rank2(lo, hi)] = lo | hi << 8;
-        for (int sym = 0; sym < 8; sym++)
-            for (int a0 = 0; a0 < 64; a0++)
+        for (int s = 0; s < 8; s++)
+            for (int a0 = 0; a0 < 64; a0++) {
+                int a = Square.transform(a0, s), row = s << 12 | a0 << 6;
+                Arrays.fill(DIGITS, row, row + 64, (char) a); // a lone piece's digit does not depend on b
+                Arrays.fill(DIGITS, 1 << 15 | row, (1 << 15 | row) + 64, (char) (a - 8));
                 for (int b0 = 0; b0 < 64; b0++) {
-                    int squares = sym << 12 | a0 << 6 | b0, a = Square.transform(a0, sym), b = Square.transform(b0, sym);
-                    DIGITS[squares] = (char) a;
-                    DIGITS[1 << 15 | squares] = (char) (a - 8);
-                    DIGITS[2 << 15 | squares] = (char) rank2(a, b);
-                    DIGITS[3 << 15 | squares] = (char) rank2(a - 8, b - 8);
+                    int b = Square.transform(b0, s);
+                    DIGITS[2 << 15 | row | b0] = (char) rank2(a, b);
+                    DIGITS[3 << 15 | row | b0] = (char) rank2(a - 8, b - 8);
                 }
+            }
     }
 
     /** The colex rank of two identical pieces' squares, in either order. */
