@@ -310,7 +310,7 @@ public final class PositionIndex implements Serializable {
     /**
      * A run's digit by its kind, the symmetry and its first and last squares, {@code kind << 15 | s << 12 | a << 6 |
      * b} (a lone piece: a = b), the squares' images under {@code s} looked up with it (two reads fewer a run, a probe
-     * 17-19 % faster than transforming them first): kind 0 a lone piece (its square), 1 a lone pawn (from a2), 2 a
+     * 15-19 % faster than transforming them first): kind 0 a lone piece (its square), 1 a lone pawn (from a2), 2 a
      * pair (the colex rank), 3 a pair of pawns. A pawn on the first or last rank has no digit (see
      * {@link Position#placeable}). 256 KB.
      */

@@ -77,7 +77,13 @@ class ClusterIT {
                 "--endgame", "KBNK", "--out", out, "--partitions", 2);
         assertEquals(0, exit, Files.readString(log));
         assertTrue(Files.readString(log).contains("KBNK on spark://127.0.0.1:"), Files.readString(log));
-        assertArrayEquals(packed(KbnkTable.folder()), packed(out));
+        assertArrayEquals(packed(KbnkTable.folder()), packed(out), () -> "the cluster's kbnk.bin differs from local mode's; the end of its submit log:\n" + tail(read(log), 80));
+    }
+
+    /** The last {@code lines} lines of a log: what a failure shows of a run whose folder is deleted after the tests. */
+    private static String tail(String text, int lines) {
+        List<String> all = text.lines().toList();
+        return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     }
 
     @Test
