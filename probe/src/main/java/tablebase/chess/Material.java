@@ -91,7 +91,7 @@ public final class Material implements java.io.Serializable {
     public boolean hasPawns() { return pawns != 0; }
 
     /** Which pieces are pawns: bit {@code i} for piece {@code i}. */
-    public int pawns() { return pawns; }
+    int pawns() { return pawns; }
 
     /** The material with piece {@code index} removed (after a capture). */
     public Material without(int index) {

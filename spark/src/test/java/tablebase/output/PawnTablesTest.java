@@ -123,7 +123,7 @@ class PawnTablesTest {
         tables.probeDtm(batch, dtm);
         for (int i = 0; i < batch.length; i++) assertEquals(tables.probeDtm(batch[i]), dtm[i], batch[i]::toString);
         batch[40] = new Position(Material.parse("KPK"), new int[] {0, 12, 9}, Color.WHITE); // the kings touch
-        org.junit.jupiter.api.Assertions.assertThrows(tablebase.probe.IllegalPositionException.class, () -> tables.probeDtm(batch, dtm));
+        assertThrows(IllegalPositionException.class, () -> tables.probeDtm(batch, dtm));
     }
 
     @Test
