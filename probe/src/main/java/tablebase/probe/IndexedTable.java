@@ -1,7 +1,6 @@
 package tablebase.probe;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -9,6 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import tablebase.chess.Material;
@@ -19,58 +19,85 @@ import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
 
 /**
- * The packed file of any endgame ({@code kqkr.tbl}): two bytes per canonical position and side to move, a result
- * and a best move, addressed by {@link PositionIndex}, in two planes so that a DTM lookup reads the results alone
- * (half the memory to keep in cache). Little-endian throughout:
+ * The packed table of any endgame: two bytes per canonical position and side to move, a result and a best move,
+ * addressed by {@link PositionIndex}, stored in one or more part files, each holding a range of whole king pairs
+ * ({@code kqkr.tbl} when one part holds the table, else {@code kqkr.00000.tbl}, {@code kqkr.00001.tbl}, ...; the
+ * manifest lists them). Within a part, two planes, so that a DTM lookup reads the results alone (half the memory to
+ * keep in cache). Little-endian throughout:
  * <pre>
- *   0      8 bytes  magic "TBINDEX2"
+ *   0      8 bytes  magic "TBINDEX3"
  *   8     16 bytes  material, ASCII ("KQKR"), NUL-padded
- *  24      int64    index size N (per side to move)
- *  32     32 bytes  zero
- *  64     2N bytes  results: entry (index, side) at 64 + 2 * index + side, side 0 = White to move, 1 = Black;
- *                     0 draw, 255 no canonical legal position, else ply + 1 where ply is even when the side
- *                     to move is lost (mated after ply / 2 moves of the opponent) and odd when it wins (mates
- *                     in (ply + 1) / 2)
- *  64+2N  2N bytes  best moves, same order: 255 none, else the move's rank among the legal moves of the
+ *  24      int64    index size N of the whole table (per side to move)
+ *  32      int64    first index of this part, lo
+ *  40      int64    end of this part, hi (exclusive): the part holds indexes lo .. hi - 1
+ *  48     16 bytes  zero
+ *  64     2n bytes  results, n = hi - lo: entry (index, side) at 64 + 2 * (index - lo) + side, side 0 = White to
+ *                     move, 1 = Black; 0 draw, 255 no canonical legal position, else ply + 1 where ply is even when
+ *                     the side to move is lost (mated after ply / 2 moves of the opponent) and odd when it wins
+ *                     (mates in (ply + 1) / 2)
+ *  64+2n  2n bytes  best moves, same order: 255 none, else the move's rank among the legal moves of the
  *                     canonical position, sorted by from-square, then to-square (a1 = 0 .. h8 = 63), then
  *                     promotion (queen, rook, bishop, knight)
  * </pre>
+ * The parts of a table follow from its size and the entries per file the generator was given
+ * ({@link #partStarts}), never from how many Spark partitions solved it: the same table is the same files.
  * A table's positions have no en-passant right: a position with an en-passant capture on the board is answered
  * from its moves (see {@link Tablebase}).
- * <pre>
- * </pre>
  * A position is looked up through its canonical form (see {@link PositionIndex}); its stored move is mapped
  * back through the inverse of the symmetry that made it canonical.
  */
 public final class IndexedTable {
-    static final byte[] MAGIC = "TBINDEX2".getBytes(StandardCharsets.US_ASCII);
+    static final byte[] MAGIC = "TBINDEX3".getBytes(StandardCharsets.US_ASCII);
     /** Result bytes: a draw, and no canonical legal position. */
     public static final int DRAW = 0, NONE = 255;
     /** The move byte of no stored move. */
     public static final int NO_MOVE = 255;
     static final int HEADER = 64;
+    /** The most entries a part file holds unless the generator is told otherwise: 64 MB files. */
+    public static final long ENTRIES_PER_FILE = 1L << 25;
 
     private final PositionIndex index;
     private final Material material;
-    /** Both planes; the moves start at {@link #moves}. */
-    private final ByteBuffer entries;
-    private final int moves;
+    private final EntryPlane results, moves;
 
-    private IndexedTable(PositionIndex index, ByteBuffer entries, int moves) {
+    private IndexedTable(PositionIndex index, EntryPlane results, EntryPlane moves) {
         this.index = index;
         this.material = index.material();
-        this.entries = entries;
+        this.results = results;
         this.moves = moves;
     }
 
-    /** The size of a packed file of this index: the header and four bytes per index. */
-    public static long fileSize(PositionIndex index) { return HEADER + 4 * index.size(); }
+    /** The size of a part file holding indexes {@code lo .. hi - 1}: the header and four bytes per index. */
+    public static long partSize(long lo, long hi) { return HEADER + 4 * (hi - lo); }
 
-    /** The file name for an endgame: {@code kqkr.tbl}. */
-    public static String fileName(Material material) { return material.name().toLowerCase() + ".tbl"; }
+    /**
+     * Where the parts of a table start: part k holds indexes {@code starts[k] .. starts[k + 1] - 1}, whole king
+     * pairs, at most {@code entriesPerFile} entries each where a king pair allows (the same split for the
+     * generator's partitions, with another count).
+     */
+    public static long[] partStarts(PositionIndex index, long entriesPerFile) {
+        long parts = Math.max(1, Math.min(index.kingPairs(), (2 * index.size() + entriesPerFile - 1) / entriesPerFile));
+        return kingPairStarts(index, (int) parts);
+    }
 
-    /** Memory-maps a packed file, checking its header and size. */
-    public static IndexedTable open(Path file) throws IOException {
+    /** {@code parts} ranges of whole king pairs, as even as they go: the index where each starts, then the size. */
+    public static long[] kingPairStarts(PositionIndex index, int parts) {
+        long[] starts = new long[parts + 1];
+        for (int p = 0; p <= parts; p++) starts[p] = ((long) p * index.kingPairs() + parts - 1) / parts * index.restSize();
+        return starts;
+    }
+
+    /** The file name of part {@code part} of {@code parts}: {@code kqkr.tbl} alone, else {@code kqkr.00000.tbl}, .... */
+    public static String partName(Material material, int part, int parts) {
+        String name = material.name().toLowerCase();
+        return parts == 1 ? name + ".tbl" : String.format("%s.%05d.tbl", name, part);
+    }
+
+    /** What a part file's header says. */
+    public record Part(Path file, Material material, long indexSize, long lo, long hi) {}
+
+    /** Reads and checks a part file's header and size. */
+    public static Part readPart(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
             while (header.hasRemaining() && channel.read(header) >= 0) { }
@@ -78,7 +105,7 @@ public final class IndexedTable {
             if (header.remaining() < HEADER) throw new CorruptTableException(file + " is too short to be a packed table");
             byte[] magic = new byte[MAGIC.length];
             header.get(magic);
-            if (!java.util.Arrays.equals(magic, MAGIC)) throw new CorruptTableException(file + " is not a packed table (no TBINDEX2 header; a table of an older format is generated again)");
+            if (!Arrays.equals(magic, MAGIC)) throw new CorruptTableException(file + " is not a packed table (no TBINDEX3 header; a table of an older format is generated again)");
             byte[] name = new byte[16];
             header.get(name);
             Material material;
@@ -88,17 +115,41 @@ public final class IndexedTable {
                 throw new CorruptTableException(file + " names no endgame in its header");
             }
             PositionIndex index = new PositionIndex(material);
-            long size = header.getLong();
-            long expected = fileSize(index);
-            if (size != index.size() || channel.size() != expected)
-                throw new CorruptTableException(file + " has " + channel.size() + " bytes; a " + material.name() + " table has " + expected);
-            if (expected > Integer.MAX_VALUE) throw new IOException(file + " is too large to map in one piece");
-            ByteBuffer entries = channel.map(FileChannel.MapMode.READ_ONLY, HEADER, expected - HEADER);
-            return new IndexedTable(index, entries, Math.toIntExact(2 * index.size()));
+            long size = header.getLong(), lo = header.getLong(), hi = header.getLong();
+            if (size != index.size() || lo < 0 || hi <= lo || hi > size || lo % index.restSize() != 0 || hi % index.restSize() != 0)
+                throw new CorruptTableException(file + " holds indexes " + lo + " to " + hi + " of " + size + ": not a part of the " + material.name() + " table");
+            if (channel.size() != partSize(lo, hi))
+                throw new CorruptTableException(file + " has " + channel.size() + " bytes; this part of a " + material.name() + " table has " + partSize(lo, hi));
+            return new Part(file, material, size, lo, hi);
         }
     }
 
+    /** Maps a table's part files (in any order; one file when one part holds it), checking their headers and sizes. */
+    public static IndexedTable open(List<Path> files) throws IOException {
+        if (files.isEmpty()) throw new IllegalArgumentException("a table has at least one part file");
+        List<EntryPlane.Range> resultRanges = new ArrayList<>(), moveRanges = new ArrayList<>();
+        Material material = null;
+        for (Path file : files) {
+            Part part = readPart(file);
+            if (material != null && !material.equals(part.material()))
+                throw new CorruptTableException(file + " holds " + part.material() + ", not " + material + " as the other parts");
+            material = part.material();
+            long n = 2 * (part.hi() - part.lo());
+            resultRanges.add(new EntryPlane.Range(file, HEADER, 2 * part.lo(), 2 * part.hi()));
+            moveRanges.add(new EntryPlane.Range(file, HEADER + n, 2 * part.lo(), 2 * part.hi()));
+        }
+        PositionIndex index = new PositionIndex(material);
+        return new IndexedTable(index, EntryPlane.map(resultRanges, 2 * index.size()), EntryPlane.map(moveRanges, 2 * index.size()));
+    }
+
+    public static IndexedTable open(Path file) throws IOException { return open(List.of(file)); }
+
     public Material material() { return material; }
+
+    public PositionIndex index() { return index; }
+
+    /** The result byte of entry {@code 2 * index + side} (see the format): what the generator reads of a smaller table. */
+    public int result(long entry) { return results.get(entry); }
 
     /**
      * The ply of a position of this material (see the format), or -1 for a draw. Only a position without an entry
@@ -107,15 +158,15 @@ public final class IndexedTable {
     public int ply(Position p) { return plyAt(entry(p), p); }
 
     /** Where a position's result byte is in the result plane: {@link #ply}'s index computation, apart for batches. */
-    int entry(Position p) {
+    long entry(Position p) {
         long i = p.placeable() ? index.indexOrNone(p) : PositionIndex.NONE;
         if (i == PositionIndex.NONE) throw refusal(p);
-        return (int) (2 * i + side(p));
+        return 2 * i + side(p);
     }
 
     /** {@link #ply}'s read of the result plane at {@code entry}, the entry of {@code p}. */
-    int plyAt(int entry, Position p) {
-        int result = entries.get(entry) & 0xFF;
+    int plyAt(long entry, Position p) {
+        int result = results.get(entry);
         if (result == NONE) throw refusal(p);
         return result - 1; // DRAW is 0
     }
@@ -135,7 +186,7 @@ public final class IndexedTable {
     public Move move(Position p, List<Move> legal) {
         int symmetries = index.canonicalSymmetries(p);
         long i = index.index(p, symmetries);
-        int code = entries.get(moves + (int) (2 * i + side(p))) & 0xFF;
+        int code = moves.get(2 * i + side(p));
         if (code == NO_MOVE) return null;
         if (code >= legal.size()) throw new CorruptTableException(material().name() + " table stores move " + code + " of " + legal.size() + " for " + p);
         int s = Integer.numberOfTrailingZeros(symmetries);
@@ -150,33 +201,20 @@ public final class IndexedTable {
     }
 
     /**
-     * Writes the header, the result plane ({@code results}, {@code 2 * index + side}) and then every block's best-move
-     * bytes, blocks in index order.
+     * Writes the part of a table holding indexes {@code lo .. hi - 1}: its header, then {@code results} and
+     * {@code moves}, the part's {@code 2 * (hi - lo)} result and move bytes.
      */
-    public static void write(PositionIndex index, byte[] results, java.util.Iterator<byte[]> blockMoves, OutputStream out) throws IOException {
-        if (results.length != 2 * index.size()) throw new IllegalArgumentException(results.length + " results for " + 2 * index.size() + " entries");
+    public static void writePart(PositionIndex index, long lo, long hi, byte[] results, byte[] moves, OutputStream out) throws IOException {
+        if (results.length != 2 * (hi - lo) || moves.length != results.length)
+            throw new IllegalArgumentException(results.length + " results and " + moves.length + " moves for " + 2 * (hi - lo) + " entries");
         ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
         header.put(MAGIC);
         byte[] name = index.material().name().getBytes(StandardCharsets.US_ASCII);
         header.put(name).put(new byte[16 - name.length]);
-        header.putLong(index.size());
+        header.putLong(index.size()).putLong(lo).putLong(hi);
         out.write(header.array());
         out.write(results);
-        long written = 0;
-        while (blockMoves.hasNext()) {
-            byte[] bytes = blockMoves.next();
-            out.write(bytes);
-            written += bytes.length;
-        }
-        if (written != 2 * index.size()) throw new IllegalStateException("wrote " + written + " moves of " + 2 * index.size());
-    }
-
-    /** The result plane of a packed file's stream, {@code 2 * index + side} (for reusing a smaller table). */
-    public static byte[] readResults(InputStream file, PositionIndex index) throws IOException {
-        file.skipNBytes(HEADER);
-        byte[] results = file.readNBytes(Math.toIntExact(2 * index.size()));
-        if (results.length < 2 * index.size()) throw new CorruptTableException("a packed " + index.material().name() + " table ends early");
-        return results;
+        out.write(moves);
     }
 
     private static int side(Position p) { return p.sideToMove().ordinal(); } // WHITE 0, BLACK 1

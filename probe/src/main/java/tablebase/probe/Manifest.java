@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 
 /** {@code manifest.json}, beside every table's files: what was generated, how, and the SHA-256 of each file. */
@@ -35,6 +37,20 @@ public final class Manifest {
         } catch (IllegalArgumentException e) {
             throw new IOException("a damaged " + FILE + " (" + e.getMessage() + ")");
         }
+    }
+
+    /** The key of the packed table's part files: a list of {name, first_index, end_index, bytes, sha256}, by index. */
+    public static final String PACKED_FILES = "packed_files";
+
+    /** The packed table's part files a manifest lists, or null when it lists none (a damaged or older manifest). */
+    public static List<Map<?, ?>> packedFiles(Map<String, Object> manifest) {
+        if (!(manifest.get(PACKED_FILES) instanceof List<?> files) || files.isEmpty()) return null;
+        List<Map<?, ?>> parts = new ArrayList<>();
+        for (Object f : files) {
+            if (!(f instanceof Map<?, ?> part)) return null;
+            parts.add(part);
+        }
+        return parts;
     }
 
     /** The SHA-256 of a stream's bytes, as lower-case hex (how the manifest records each file). */

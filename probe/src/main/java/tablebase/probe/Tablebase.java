@@ -79,17 +79,19 @@ public final class Tablebase implements AutoCloseable {
     /** Opens the table of a folder, then those of its manifest's sub-tables that exist (a missing one is reported when a probe needs it). */
     private static void openTable(Path folder, Map<Material, IndexedTable> tables, Check check) throws IOException {
         Map<String, Object> manifest = Manifest.read(folder.resolve(Manifest.FILE));
-        if (!(manifest.get("packed_file") instanceof Map<?, ?> packed))
-            throw new CorruptTableException(folder.resolve(Manifest.FILE) + " names no packed file");
+        List<Map<?, ?>> parts = Manifest.packedFiles(manifest);
+        if (parts == null) throw new CorruptTableException(folder.resolve(Manifest.FILE) + " names no packed files (a table of an older format is generated again)");
         Material material = Material.parse(String.valueOf(manifest.get("endgame")));
         if (tables.containsKey(material)) return;
-        Path file = folder.resolve(String.valueOf(packed.get("name")));
-        IndexedTable table = IndexedTable.open(file);
+        List<Path> files = new ArrayList<>();
+        for (Map<?, ?> part : parts) files.add(folder.resolve(String.valueOf(part.get("name"))));
+        IndexedTable table = IndexedTable.open(files);
         if (!table.material().equals(material))
-            throw new CorruptTableException(file + " holds " + table.material() + ", its manifest says " + material);
-        if (check == Check.SHA256)
-            for (String described : List.of("packed_file", "seed_file"))
-                if (manifest.get(described) instanceof Map<?, ?> entry) verify(folder.resolve(String.valueOf(entry.get("name"))), entry);
+            throw new CorruptTableException(folder + " holds " + table.material() + ", its manifest says " + material);
+        if (check == Check.SHA256) {
+            for (Map<?, ?> part : parts) verify(folder.resolve(String.valueOf(part.get("name"))), part);
+            if (manifest.get("seed_file") instanceof Map<?, ?> seed) verify(folder.resolve(String.valueOf(seed.get("name"))), seed);
+        }
         tables.put(material, table);
         if (manifest.get("sub_tables") instanceof List<?> subs)
             for (Object sub : subs) {
@@ -143,7 +145,7 @@ public final class Tablebase implements AutoCloseable {
     public void probeDtm(Position[] positions, int[] dtm) {
         if (dtm.length < positions.length) throw new IllegalArgumentException(dtm.length + " places for " + positions.length + " positions");
         IndexedTable[] tables = new IndexedTable[BATCH];
-        int[] entries = new int[BATCH];
+        long[] entries = new long[BATCH];
         for (int start = 0; start < positions.length; start += BATCH) {
             int n = Math.min(BATCH, positions.length - start);
             for (int k = 0; k < n; k++) {

@@ -1,11 +1,10 @@
 package tablebase.cli;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,12 +13,15 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Color;
 import tablebase.chess.Material;
+import tablebase.generate.SmallerTables;
 import tablebase.generate.TableSolver;
 import tablebase.generate.WorkFolder;
 import tablebase.output.OutputFolder;
 import tablebase.output.TableExport;
 import tablebase.output.TableFolders;
+import tablebase.probe.IndexedTable;
 import tablebase.table.SolvedTable;
+import tablebase.table.TableFiles;
 import tablebase.table.TablePlan;
 
 /** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
@@ -28,7 +30,10 @@ public final class Generate {
             + " [--overwrite] [--conf spark.key=value ...]";
 
     /** The Spark property for the fewest entries a partition of a table gets (smaller tables get fewer partitions, down to one task). */
-    static final String ENTRIES_PER_PARTITION = "spark.tablebase.entriesPerPartition";
+    public static final String ENTRIES_PER_PARTITION = "spark.tablebase.entriesPerPartition";
+
+    /** The Spark property for the most entries a packed part file holds (a table of more is written as several part files). */
+    public static final String ENTRIES_PER_FILE = "spark.tablebase.entriesPerFile";
 
     private Generate() {}
 
@@ -53,8 +58,9 @@ public final class Generate {
     }
 
     /**
-     * Walks the plan of tables: the smaller tables the captures reach are read back from the folders beside
-     * {@code --out} or solved and written there first, then the table asked for.
+     * Walks the plan of tables: the smaller tables the captures reach are checked in the folders beside
+     * {@code --out} or solved and written there first, then the table asked for. A table is written while the next
+     * one is solved, unless the next needs its files.
      */
     private static int solve(SparkSession spark, Material material, Args args, OutputFolder folder, long start)
             throws IOException {
@@ -62,47 +68,53 @@ public final class Generate {
         int partitions = args.positiveInt("--partitions", jsc.defaultParallelism());
         System.out.printf("%s on %s, %d partitions%n", material.name(), jsc.master(), partitions);
         TableExport.Run run = new TableExport.Run(Versions.project(), spark.version(), jsc.master(), partitions, start);
-        TableFolders folders = new TableFolders(spark, material, folder, run, partitions, System.out::println);
+        TableFolders folders = new TableFolders(spark, material, folder, run,
+                Long.parseLong(TableSolver.setting(jsc, ENTRIES_PER_FILE, Long.toString(IndexedTable.ENTRIES_PER_FILE))), System.out::println);
         TableSolver solver = new TableSolver(jsc, partitions,
-                jsc.getConf().getLong(ENTRIES_PER_PARTITION, TableSolver.ENTRIES_PER_PARTITION), System.out::println);
-        Map<Material, SolvedTable> tables = new HashMap<>();
+                Long.parseLong(TableSolver.setting(jsc, ENTRIES_PER_PARTITION, Long.toString(TableSolver.ENTRIES_PER_PARTITION))), System.out::println);
         String work = args.get("--work", null);
+        Map<Material, Future<TableFiles>> written = new HashMap<>();
         SolvedTable table = null;
-        // A table is written while the next one is solved: a small table's plies run in one task and leave cores free.
         ExecutorService writer = Executors.newSingleThreadExecutor();
-        List<Future<?>> writes = new ArrayList<>();
         try {
             for (Material m : TablePlan.of(material)) {
-                for (Future<?> w : writes) if (w.isDone()) finished(w); // a failed write stops the run
-                table = m.equals(material) ? null : folders.find(m);
-                if (table == null) {
-                    Map<Material, SolvedTable> smaller = new HashMap<>();
-                    for (Material sub : TablePlan.exits(m)) smaller.put(sub, tables.get(sub));
-                    SolvedTable solved = solver.solve(m, smaller, work);
-                    writes.add(writer.submit(() -> {
-                        folders.write(solved, smaller);
-                        if (work != null) WorkFolder.deleteTable(work, m, spark.sparkContext().hadoopConfiguration()); // its outputs are in place: its plies are not needed again
-                        return null;
-                    }));
-                    table = solved;
+                for (Future<TableFiles> w : written.values()) if (w.isDone()) finished(w); // a failed write stops the run
+                TableFiles found = m.equals(material) ? null : folders.find(m);
+                if (found != null) {
+                    written.put(m, CompletableFuture.completedFuture(found));
+                    continue;
                 }
-                tables.put(m, table);
+                Map<Material, TableFiles> smaller = new HashMap<>();
+                for (Material sub : TablePlan.exits(m)) smaller.put(sub, finished(written.get(sub))); // its files, once written
+                SmallerTables subs = new SmallerTables(jsc, m, smaller);
+                SolvedTable solved = solver.solve(m, subs, work);
+                written.put(m, writer.submit(() -> {
+                    try {
+                        TableFiles files = folders.write(solved, subs);
+                        if (work != null) WorkFolder.deleteTable(work, m, spark.sparkContext().hadoopConfiguration()); // its outputs are in place: its plies are not needed again
+                        return files;
+                    } finally {
+                        solved.release();
+                        subs.release();
+                    }
+                }));
+                table = solved;
             }
-            for (Future<?> w : writes) finished(w);
+            for (Future<TableFiles> w : written.values()) finished(w);
         } finally {
             writer.shutdownNow();
         }
         if (work != null) WorkFolder.deleteTable(work, null, spark.sparkContext().hadoopConfiguration());
         System.out.printf("%s: longest win %d moves with White to move, %d with Black to move; %,d positions a second; done in %.1f s%n",
-                material.name(), table.longestWin(Color.WHITE), table.longestWin(Color.BLACK),
-                Math.round(table.positions() / Math.max(table.seconds(), 1e-9)), (System.nanoTime() - start) / 1e9);
+                material.name(), table.figures().longestWin(Color.WHITE), table.figures().longestWin(Color.BLACK),
+                Math.round(table.figures().canonicalPositions() / Math.max(table.seconds(), 1e-9)), (System.nanoTime() - start) / 1e9);
         return 0;
     }
 
-    /** Waits for a write and throws what made it fail. */
-    private static void finished(Future<?> write) throws IOException {
+    /** Waits for a write and returns the table's files, or throws what made it fail. */
+    private static TableFiles finished(Future<TableFiles> write) throws IOException {
         try {
-            write.get();
+            return write.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted while writing the tables", e);

@@ -1,41 +1,60 @@
 package tablebase.generate;
 
+import java.io.IOException;
 import java.io.Serializable;
+import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SerializableWritable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import tablebase.chess.Material;
-import tablebase.table.SolvedTable;
+import tablebase.probe.IndexedTable;
 import tablebase.table.Successors;
+import tablebase.table.TableFiles;
 import tablebase.table.TablePlan;
 
 /**
- * The smaller tables a table's captures and promotions lead to, broadcast to every executor (a broadcast join: a smaller table
- * has one piece less, so its result bytes are a small fraction of the table being solved).
+ * The smaller tables a table's captures and promotions lead to, as each task opens them: their written part files,
+ * mapped by the executors (copied to their disk first when the files are not on it), never held by the driver.
+ * The run's Hadoop settings, which name the file system and its credentials, are broadcast once.
  */
-final class SmallerTables implements Serializable {
+public final class SmallerTables implements Serializable {
     private final Material material;
-    private final Map<Material, Broadcast<byte[]>> results = new HashMap<>();
+    private final Map<Material, TableFiles> files;
+    private final Broadcast<SerializableWritable<Configuration>> hadoop;
 
-    SmallerTables(JavaSparkContext jsc, Material material, Map<Material, SolvedTable> solved) {
+    public SmallerTables(JavaSparkContext jsc, Material material, Map<Material, TableFiles> written) {
         this.material = material;
+        this.files = new HashMap<>();
         for (Material sub : TablePlan.exits(material)) {
-            SolvedTable table = solved.get(sub);
-            if (table == null) throw new IllegalStateException(material.name() + " needs " + sub.name() + " solved first");
-            results.put(sub, jsc.broadcast(table.results()));
+            TableFiles table = written.get(sub);
+            if (table == null) throw new IllegalStateException(material.name() + " needs " + sub.name() + " written first");
+            files.put(sub, table);
         }
+        this.hadoop = jsc.broadcast(new SerializableWritable<>(jsc.hadoopConfiguration()));
     }
 
-    int count() { return results.size(); }
+    int count() { return files.size(); }
 
-    /** Drops the broadcast copies once the table is solved. */
-    void release() { results.values().forEach(b -> b.destroy(false)); }
+    /** The run's Hadoop settings, on an executor. */
+    public Configuration hadoop() { return hadoop.value().value(); }
+
+    /** Every smaller table, mapped for one task. */
+    public Map<Material, IndexedTable> open() {
+        Map<Material, IndexedTable> tables = new HashMap<>();
+        try {
+            for (Map.Entry<Material, TableFiles> e : files.entrySet()) tables.put(e.getKey(), e.getValue().open(hadoop()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open a smaller table of " + material.name() + ": " + e.getMessage(), e);
+        }
+        return tables;
+    }
 
     /** The exits' lookup for one task (it has scratch space of its own). */
-    Successors exits() {
-        Map<Material, byte[]> values = new HashMap<>();
-        results.forEach((m, b) -> values.put(m, b.value()));
-        return new Successors(material, null, values);
-    }
+    Successors exits() { return new Successors(material, null, open()); }
+
+    /** Drops the broadcast settings once the table is written. */
+    public void release() { hadoop.destroy(false); }
 }

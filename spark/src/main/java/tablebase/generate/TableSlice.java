@@ -15,13 +15,15 @@ import tablebase.chess.Piece;
 import tablebase.chess.PieceType;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
+import tablebase.table.ResultBlock;
 import tablebase.table.SolvedTable;
+import tablebase.table.TableInvariantException;
 import tablebase.table.ResultFold;
 import tablebase.table.Successors;
 
 /**
  * One partition of a table being solved: the canonical indexes {@code lo..hi-1}, whole king pairs, both sides to
- * move. An entry {@code e = 2 * (index - lo) + side} holds two bytes, updated in place ply after ply:
+ * move. An entry {@code e = 2 * (index - lo) + side} holds two bytes, which each ply makes anew:
  * <ul>
  *   <li>its result byte as in {@link SolvedTable} ({@code DRAW} while undecided);</li>
  *   <li>how many of its moves are not yet known to lose ({@link #CANNOT_LOSE} when a capture draws or wins, or
@@ -35,11 +37,15 @@ import tablebase.table.Successors;
  * en passant leads to a position that has one. Such a position gets an entry of its own after the slice's
  * {@code 2 * (hi - lo)} (the same moves as its entry without the right, and the captures), reached by the same
  * un-moves, and its only un-move is the double push; the double push is then not an un-move of the entry without
- * the right. These entries are dropped by {@link #finish}.
+ * the right. These entries are dropped by {@link #block}.
  *
  * <p>The kernels: {@link #init} sets the entries up; {@link #kingUnmoves} makes the un-moves of the kings from the
- * frontier, the only ones that can reach another partition (another king pair); {@link #apply} makes the other
+ * frontier, the only ones that can reach another partition (another king pair); {@link #next} makes the other
  * pieces' un-moves itself and takes the kings' from every partition.
+ *
+ * <p>A slice Spark holds is never changed: {@link #next} returns a new slice (it copies the bytes it changes and
+ * shares the rest), so that a task run twice, a speculative copy, or a task on a deserialized copy elsewhere each
+ * start from the same ply and make the same next one. Only {@link #solveAlone} updates in place, on a copy of its own.
  */
 final class TableSlice implements Serializable {
     static final int CANNOT_LOSE = 255;
@@ -48,16 +54,16 @@ final class TableSlice implements Serializable {
 
     final long lo, hi;
     /** The result bytes, the en-passant entries after the table's. */
-    byte[] result;
-    /** Moves not yet refuted; dropped by {@link #finish}. */
-    private byte[] remaining;
+    private final byte[] result;
+    /** Moves not yet refuted. */
+    private final byte[] remaining;
     /** Entries decided at {@link #ply}. */
-    int[] frontier;
+    private int[] frontier;
     int frontierSize;
     /** The last ply applied. */
     int ply;
     /** Entries by the ply of their event: {@code entries[start[q] .. start[q + 1] - 1]}. */
-    private int[] winStart, winEntries, lossStart, lossEntries;
+    private final int[] winStart, winEntries, lossStart, lossEntries;
     /** En-passant entry {@code 2 * (hi - lo) + k}: the entry without the right ({@code epBase[k]}, ascending), the pawn that moved two squares. */
     private final int[] epBase, epPawn;
 
@@ -246,10 +252,10 @@ final class TableSlice implements Serializable {
      * it stands for (see {@link #unmove}).
      */
     Iterator<Tuple2<Integer, long[]>> kingUnmoves(int frontierPly, PositionIndex index, MoveGenerator gen, int[] partitionOfKingPair) {
-        if (ply != frontierPly) throw new IllegalStateException(lostPartition(frontierPly));
+        if (ply != frontierPly) throw new TableInvariantException(atAnotherPly(frontierPly));
         int parts = Arrays.stream(partitionOfKingPair).max().orElse(0) + 1;
         return new Iterator<>() {
-            private final long[][] buffers = new long[parts][BATCH];
+            private final long[][] buffers = new long[parts][]; // made for the partitions this frontier reaches
             private final int[] filled = new int[parts];
             private final ArrayDeque<Tuple2<Integer, long[]>> ready = new ArrayDeque<>();
             private final int[] squares = new int[index.material().size()], unmoves = new int[256];
@@ -267,6 +273,7 @@ final class TableSlice implements Serializable {
                         long key = unmove(index, squares, side, selfSymmetries, unmoves[k]);
                         if (key < 0) continue;
                         int p = partitionOfKingPair[(int) ((key >>> 4) / index.restSize())];
+                        if (buffers[p] == null) buffers[p] = new long[BATCH];
                         buffers[p][filled[p]++] = key;
                         if (filled[p] == BATCH) flush(p);
                     }
@@ -317,13 +324,22 @@ final class TableSlice implements Serializable {
     }
 
     /**
-     * The kernel of ply {@code q}: the un-moves of the frontier (its other pieces' made here, the kings' arriving
-     * from every partition) and the capture events of {@code q}. Odd {@code q}: an undecided earlier position wins
-     * now. Even {@code q}: it counts off the moves refuted, and is lost now when none is left. The entries decided
-     * become the frontier.
+     * The kernel of ply {@code q}: the slice after the un-moves of this one's frontier (its other pieces' made here,
+     * the kings' arriving from every partition) and the capture events of {@code q}. Odd {@code q}: an undecided
+     * earlier position wins now. Even {@code q}: it counts off the moves refuted, and is lost now when none is left.
+     * The entries decided become the new slice's frontier; this slice stays as it was.
      */
-    void apply(int q, PositionIndex index, MoveGenerator gen, Iterator<long[]> kingKeys) {
-        if (ply != q - 1) throw new IllegalStateException(lostPartition(q - 1));
+    TableSlice next(int q, PositionIndex index, MoveGenerator gen, Iterator<long[]> kingKeys) {
+        if (ply != q - 1) throw new TableInvariantException(atAnotherPly(q - 1));
+        // the result bytes change at every ply, the moves left only at even plies (losses): the rest is shared
+        TableSlice next = new TableSlice(lo, hi, result.clone(), q % 2 == 0 ? remaining.clone() : remaining, frontier, frontierSize, ply,
+                winStart, winEntries, lossStart, lossEntries, epBase, epPawn);
+        next.applyInPlace(q, index, gen, kingKeys);
+        return next;
+    }
+
+    /** Ply {@code q} applied to this slice itself: only on a slice no one else sees. */
+    private void applyInPlace(int q, PositionIndex index, MoveGenerator gen, Iterator<long[]> kingKeys) {
         int[] old = frontier;
         int oldSize = frontierSize;
         frontier = new int[Math.max(1024, oldSize)];
@@ -383,35 +399,29 @@ final class TableSlice implements Serializable {
     }
 
     /**
-     * Every ply in this one slice, when it holds the whole table: the kings' un-moves need no shuffle then.
-     * Returns the entries decided at each ply, from ply 1.
+     * Every ply in this one slice, when it holds the whole table: the kings' un-moves need no shuffle then. Returns
+     * the slice solved, a copy: this one stays at its ply.
      */
-    long[] solveAlone(PositionIndex index, MoveGenerator gen) {
+    TableSlice solveAlone(PositionIndex index, MoveGenerator gen) {
+        TableSlice s = new TableSlice(lo, hi, result.clone(), remaining.clone(), frontier, frontierSize, ply,
+                winStart, winEntries, lossStart, lossEntries, epBase, epPawn);
         int[] toHere = new int[index.kingPairs()];
         int lastEvent = lastEventPly();
-        long[] found = new long[SolvedTable.MAX_PLY + 2];
-        while (frontierSize > 0 || ply < lastEvent) {
+        while (s.frontierSize > 0 || s.ply < lastEvent) {
             java.util.List<long[]> kingKeys = new java.util.ArrayList<>();
-            kingUnmoves(ply, index, gen, toHere).forEachRemaining(batch -> kingKeys.add(batch._2));
-            apply(ply + 1, index, gen, kingKeys.iterator());
-            found[ply] = frontierSize;
+            s.kingUnmoves(s.ply, index, gen, toHere).forEachRemaining(batch -> kingKeys.add(batch._2));
+            s.applyInPlace(s.ply + 1, index, gen, kingKeys.iterator());
         }
-        return Arrays.copyOf(found, ply + 1);
+        return s;
     }
 
-    /** Slices are updated in place: one asked for at another ply than its own was lost and made again. */
-    private String lostPartition(int wanted) {
-        return "the slice from index " + lo + " is at ply " + ply + ", not " + wanted + ": a partition was lost and made again";
+    /** A slice asked for at another ply than its own: the slices of two plies were mixed up. */
+    private String atAnotherPly(int wanted) {
+        return "the slice from index " + lo + " is at ply " + ply + ", not " + wanted;
     }
 
-    /** Drops what only the plies need, once the table is solved: the results are all that is left to read. */
-    void finish() {
-        result = Arrays.copyOf(result, (int) (2 * (hi - lo)));
-        remaining = null;
-        frontier = null;
-        frontierSize = 0;
-        winEntries = lossEntries = null;
-    }
+    /** The solved slice's results alone (its en-passant entries dropped): what the exports read. */
+    ResultBlock block() { return new ResultBlock(lo, Arrays.copyOf(result, (int) (2 * (hi - lo)))); }
 
     /** An un-move reaching an entry: the same moves of its en-passant entries too. */
     private void reach(int q, long key) {
@@ -427,11 +437,11 @@ final class TableSlice implements Serializable {
             int left = remaining[e] & 0xFF;
             if (left == CANNOT_LOSE) return;
             left -= weight;
-            if (left < 0) throw new IllegalStateException("entry " + e + " of the slice from " + lo + " refuted more often than it has moves");
+            if (left < 0) throw new TableInvariantException("entry " + e + " of the slice from " + lo + " refuted more often than it has moves");
             remaining[e] = (byte) left;
             if (left > 0) return;
         }
-        if (q > SolvedTable.MAX_PLY) throw new IllegalStateException("ply " + q + " does not fit a result byte");
+        if (q > SolvedTable.MAX_PLY) throw new TableInvariantException("ply " + q + " does not fit a result byte");
         result[e] = (byte) (q + 1);
         if (frontierSize == frontier.length) frontier = Arrays.copyOf(frontier, 2 * frontierSize);
         frontier[frontierSize++] = e;

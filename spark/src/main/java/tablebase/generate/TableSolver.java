@@ -20,17 +20,20 @@ import javax.management.openmbean.CompositeData;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.storage.StorageLevel;
-import org.apache.spark.util.LongAccumulator;
+import org.apache.spark.TaskContext;
+import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Material;
 import tablebase.chess.MoveGenerator;
 import tablebase.chess.PositionIndex;
+import tablebase.probe.IndexedTable;
+import tablebase.table.ResultBlock;
 import tablebase.table.SolvedTable;
+import tablebase.table.TableFigures;
 
 /**
  * The engine: retrograde analysis of one table on Spark, given the smaller tables its captures and promotions lead to.
  * The table is an RDD of {@link TableSlice}s, one per partition, each a range of whole king pairs of the
- * {@link PositionIndex}, one byte of result and one of moves left per position and side to move, updated in place.
+ * {@link PositionIndex}, one byte of result and one of moves left per position and side to move, made anew each ply.
  * Each ply is a join of the frontier's un-moves with the solved set: the un-moves of the pieces other than the
  * kings keep the king pair and stay in their partition; the kings' un-moves are shuffled, as batches of
  * {@code long} keys, to the partition that owns their king pair. Odd plies find wins, even plies losses; it
@@ -56,7 +59,17 @@ public final class TableSolver {
         if (entriesPerPartition < 1) throw new IllegalArgumentException("entries per partition must be positive, not " + entriesPerPartition);
         this.entriesPerPartition = entriesPerPartition;
         this.progress = progress;
-        this.sampleLiveHeap = jsc.getConf().getBoolean(SAMPLE_LIVE_HEAP, false);
+        this.sampleLiveHeap = Boolean.parseBoolean(setting(jsc, SAMPLE_LIVE_HEAP, "false"));
+    }
+
+    /**
+     * A {@code spark.tablebase.*} property of the run: the active session's value (which starts as the Spark
+     * properties and may be set on a running session, as a notebook or a test does), else the Spark property.
+     */
+    public static String setting(JavaSparkContext jsc, String key, String otherwise) {
+        scala.Option<SparkSession> session = SparkSession.getActiveSession();
+        if (session.isEmpty()) session = SparkSession.getDefaultSession();
+        return session.isDefined() ? session.get().conf().get(key, jsc.getConf().get(key, otherwise)) : jsc.getConf().get(key, otherwise);
     }
 
     /**
@@ -80,11 +93,6 @@ public final class TableSolver {
         return null;
     }
 
-    /** Partition {@code p} owns the king pairs from {@code first[p]} to {@code first[p + 1] - 1}. */
-    static int[] firstKingPairs(int parts, int kingPairs) {
-        return IntStream.rangeClosed(0, parts).map(p -> (int) (((long) p * kingPairs + parts - 1) / parts)).toArray();
-    }
-
     /** Un-move batches go to the partition their key names. */
     static final class ToPartition extends Partitioner {
         private final int parts;
@@ -100,108 +108,155 @@ public final class TableSolver {
         @Override public int hashCode() { return parts; }
     }
 
-    /** Solves {@code material}; {@code smaller} holds every table one capture away (bare kings excepted). */
-    public SolvedTable solve(Material material, Map<Material, SolvedTable> smaller) throws IOException {
+    /** Solves {@code material}; {@code smaller} opens every table one capture away (bare kings excepted). */
+    public SolvedTable solve(Material material, SmallerTables smaller) throws IOException {
         return solve(material, smaller, null);
     }
 
     /**
+     * The Spark property that fails the first attempt of every task of one ply (its number), after the slice's own
+     * un-moves and before it reads the kings' un-moves of the shuffle: fault injection, for the tests that show a
+     * retried ply makes the same table.
+     */
+    public static final String FAIL_ONCE_AT_PLY = "spark.tablebase.failOnceAtPly";
+
+    /**
      * Solves {@code material}, saving each ply's slices under {@code workDir} (any Hadoop filesystem path, or null
      * for none) and continuing from the last ply saved there. A table solved in one task saves nothing: it takes
-     * seconds. The caller deletes the table's work folder ({@link WorkFolder#deleteTable}) once its outputs are written.
+     * seconds. The caller deletes the table's work folder ({@link WorkFolder#deleteTable}) once its outputs are written,
+     * and releases the table's blocks ({@link SolvedTable#release}).
+     *
+     * <p>Each ply's slices are new objects (see {@link TableSlice}), kept by the executors and checkpointed there, so
+     * that the lineage stays one ply long and the ply before's shuffle files can go. A lost executor loses its
+     * slices: the run goes back to the last ply saved in the work folder, or stops with that message.
      */
-    public SolvedTable solve(Material material, Map<Material, SolvedTable> smaller, String workDir) throws IOException {
+    public SolvedTable solve(Material material, SmallerTables subs, String workDir) throws IOException {
         long start = System.nanoTime();
         LiveHeap heap = new LiveHeap(sampleLiveHeap);
         PositionIndex index = new PositionIndex(material);
         MoveGenerator gen = new MoveGenerator(material);
-        SmallerTables subs = new SmallerTables(jsc, material, smaller);
-        int partitions = (int) Math.max(1, Math.min(this.partitions, 2 * index.size() / entriesPerPartition));
-        int[] first = firstKingPairs(partitions, index.kingPairs());
+        int partitions = (int) Math.max(1, Math.min(Math.min(this.partitions, index.kingPairs()), 2 * index.size() / entriesPerPartition));
+        long[] starts = IndexedTable.kingPairStarts(index, partitions);
         int[] partitionOfKingPair = new int[index.kingPairs()];
-        for (int p = 0; p < partitions; p++) for (int kp = first[p]; kp < first[p + 1]; kp++) partitionOfKingPair[kp] = p;
-        long rest = index.restSize();
+        for (int p = 0; p < partitions; p++)
+            for (long kp = starts[p] / index.restSize(); kp < starts[p + 1] / index.restSize(); kp++) partitionOfKingPair[(int) kp] = p;
         List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
         WorkFolder work = workDir == null || partitions == 1 ? null : WorkFolder.open(WorkFolder.ofTable(workDir, material), material, partitions, jsc.hadoopConfiguration());
         int resumeAt = work == null ? -1 : work.lastLevel();
-        KeptSlices kept = new KeptSlices(jsc, material, partitions, progress);
-        JavaRDD<TableSlice> slices = kept.keep(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
-                : jsc.parallelize(ids, partitions).map(p -> TableSlice.init(index, gen, subs, first[p] * rest, first[p + 1] * rest)));
-        if (resumeAt >= 0) progress.accept(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
-        long frontier = frontier(slices); // the first job over the slices makes and keeps them
-        int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
-        heap.sample();
-        if (resumeAt < 0)
-            progress.accept(String.format("%s: %,d entries, moves, captures and promotions (%d other tables) in %.1f s; ply  0: %,d checkmates",
-                    material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
+        try (FailFast failFast = new FailFast(jsc.sc())) {
+            label(material.name() + ": " + (resumeAt >= 0 ? "ply " + resumeAt + " read back" : "init"));
+            JavaRDD<TableSlice> slices = checkpointed(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
+                    : jsc.parallelize(ids, partitions).map(p -> TableSlice.init(index, gen, subs, starts[p], starts[p + 1])));
+            if (resumeAt >= 0) progress.accept(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
+            long frontier = stopping(failFast, () -> frontier(slices));
+            int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
+            heap.sample();
+            if (resumeAt < 0)
+                progress.accept(String.format("%s: %,d entries, moves, captures and promotions (%d other tables) in %.1f s; ply  0: %,d checkmates",
+                        material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
+            JavaRDD<TableSlice> solved;
+            if (partitions == 1) {
+                label(material.name() + ": every ply in one task");
+                solved = checkpointed(slices.map(s -> s.solveAlone(index, gen)));
+                stopping(failFast, () -> frontier(solved));
+                slices.unpersist(false);
+            } else {
+                solved = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent, work, resumeAt + 1, heap, failFast);
+            }
+            heap.sample();
+            label(material.name() + ": figures of the results");
+            JavaRDD<ResultBlock> blocks = checkpointed(solved.map(TableSlice::block));
+            TableFigures figures = stopping(failFast, () -> blocks.map(b -> TableFigures.of(index, b.lo(), b.results())).reduce(TableFigures::plus));
+            solved.unpersist(false);
+            if (partitions == 1)
+                for (int q = 1; q <= figures.maxPly(); q++) {
+                    long found = figures.entries()[0][q] + figures.entries()[1][q];
+                    progress.accept(String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found, q % 2 == 1 ? "wins" : "losses"));
+                }
+            heap.sample();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long positions = figures.canonicalPositions();
+            long peak = heap.peak(), sampled = heap.sampled();
+            progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry%s",
+                    material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size(),
+                    sampleLiveHeap ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", sampled >> 20, (double) sampled / index.size()) : ""));
+            return new SolvedTable(material, blocks, figures, seconds);
+        } finally {
+            heap.close();
+            jsc.clearCallSite();
+            jsc.setJobDescription(null);
+        }
+    }
 
-        if (partitions == 1) {
-            long[] found = slices.map(s -> s.solveAlone(index, gen)).first();
-            for (int q = 1; q < found.length; q++)
-                progress.accept(String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found[q], q % 2 == 1 ? "wins" : "losses"));
-        } else {
-            slices = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent, work, resumeAt + 1, heap, kept);
+    /** Names the jobs and stages that follow in Spark's UI and logs: which table, which ply. */
+    private void label(String what) {
+        jsc.setJobDescription(what);
+        jsc.setCallSite(what);
+    }
+
+    /**
+     * Keeps an RDD's partitions on the executors that make them (memory, else their disk) and cuts its lineage there
+     * once the next job has made them: no ply is ever made again from the ones before it.
+     */
+    static <T> JavaRDD<T> checkpointed(JavaRDD<T> rdd) {
+        rdd.rdd().localCheckpoint();
+        return rdd;
+    }
+
+    /** What a Spark action computes, or the reason {@link FailFast} stopped it. */
+    private interface Action<T> {
+        T run() throws Exception;
+    }
+
+    private static <T> T stopping(FailFast failFast, Action<T> action) throws IOException {
+        try {
+            return action.run();
+        } catch (Exception e) {
+            if (failFast.cause() != null) throw new IOException(failFast.cause(), e);
+            if (e instanceof IOException io) throw io;
+            if (e instanceof RuntimeException r) throw r;
+            throw new IOException(e); // SparkException, checked, comes through Scala undeclared
         }
-        heap.sample();
-        slices.foreach(TableSlice::finish);
-        byte[] results = new byte[Math.toIntExact(2 * index.size())];
-        int at = 0;
-        for (Iterator<byte[]> parts = slices.map(s -> s.result).toLocalIterator(); parts.hasNext(); ) { // a partition at a time
-            byte[] part = parts.next();
-            System.arraycopy(part, 0, results, at, part.length);
-            at += part.length;
-        }
-        kept.requireKept(); // a slice made again for the jobs above would be one without the plies a single task solved
-        heap.sample();
-        slices.unpersist(false);
-        subs.release();
-        double seconds = (System.nanoTime() - start) / 1e9;
-        SolvedTable table = new SolvedTable(material, results, seconds);
-        long positions = table.positions();
-        long peak = heap.peak(), sampled = heap.sampled();
-        heap.close();
-        progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry%s",
-                material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size(),
-                sampleLiveHeap ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", sampled >> 20, (double) sampled / index.size()) : ""));
-        return table;
     }
 
     /** The plies over the partitions, each a Spark stage that shuffles the kings' un-moves; returns the last slices, kept. */
     private JavaRDD<TableSlice> solvePlies(Material material, PositionIndex index, MoveGenerator gen, JavaRDD<TableSlice> slices, int partitions,
                                            int[] partitionOfKingPair, long frontier, int lastEvent, WorkFolder work, int firstPly, LiveHeap heap,
-                                           KeptSlices kept) throws IOException {
+                                           FailFast failFast) throws IOException {
         ShuffleMeter meter = new ShuffleMeter(jsc.sc());
+        int failOnceAt = Integer.parseInt(setting(jsc, FAIL_ONCE_AT_PLY, "-1"));
         try {
             int failures = 0;
             for (int q = Math.max(firstPly, 1); frontier > 0 || q <= lastEvent; q++) {
                 long plyStart = System.nanoTime();
                 ShuffleMeter.Reading before = meter.read();
                 int ply = q;
-                JavaRDD<TableSlice> next = KeptSlices.keptInPlace(slices.zipPartitions(
+                boolean failOnce = q == failOnceAt;
+                label(String.format("%s: ply %d", material.name(), q));
+                JavaRDD<TableSlice> next = checkpointed(slices.zipPartitions(
                         slices.mapPartitionsToPair(own -> own.next().kingUnmoves(ply - 1, index, gen, partitionOfKingPair))
                                 .partitionBy(new ToPartition(partitions)).values(),
-                        (own, kingKeys) -> {
-                            TableSlice s = own.next();
-                            s.apply(ply, index, gen, kingKeys);
-                            return List.of(s).iterator();
-                        }));
+                        (own, kingKeys) -> List.of(own.next().next(ply, index, gen, failOnce ? failingFirstAttempt(kingKeys) : kingKeys)).iterator()));
                 try {
                     frontier = frontier(next);
-                    kept.check(q);
                     if (work != null) {
                         work.save(next, WorkFolder.TABLE_SLICES, q);
                         work.finish(q, Map.of("endgame", material.name(), "ply", q));
                     }
                     failures = 0;
                 } catch (Exception e) { // SparkException, checked, comes through Scala undeclared
-                    // an executor lost with its slices: they are updated in place, so go back to the last ply saved
+                    if (failFast.cause() != null) throw new IOException(failFast.cause(), e);
+                    // an executor lost with the slices it kept: go back to the last ply saved
                     int saved = work == null ? -1 : work.lastLevel();
-                    if (saved < 0 || ++failures > 3) throw e;
+                    if (saved < 0) throw new IOException(material.name() + ": ply " + q + " failed (" + firstLine(e) + ")"
+                            + (work == null ? "; give --work DIR to continue from the last ply saved instead" : ""), e);
+                    if (++failures > 3) throw e;
                     progress.accept(String.format("%s: ply %d failed (%s); continuing from ply %d saved in %s", material.name(), q,
-                            e.getMessage() == null ? e : e.getMessage().lines().findFirst().orElse(""), saved, work.location()));
+                            firstLine(e), saved, work.location()));
                     next.unpersist(false);
                     slices.unpersist(false);
-                    slices = kept.keep(work.load(jsc, WorkFolder.TABLE_SLICES, saved));
+                    label(String.format("%s: ply %d read back", material.name(), saved));
+                    slices = checkpointed(work.load(jsc, WorkFolder.TABLE_SLICES, saved));
                     frontier = frontier(slices);
                     q = saved;
                     continue;
@@ -219,81 +274,26 @@ public final class TableSolver {
         }
     }
 
+    private static String firstLine(Exception e) {
+        return e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+    }
+
+    /** The kings' un-moves of a task that fails as it starts to read them, on its first attempt only. */
+    private static Iterator<long[]> failingFirstAttempt(Iterator<long[]> kingKeys) {
+        return new Iterator<>() {
+            @Override public boolean hasNext() {
+                TaskContext task = TaskContext.get();
+                if (task.attemptNumber() == 0 && task.stageAttemptNumber() == 0)
+                    throw new IllegalStateException("injected failure (" + FAIL_ONCE_AT_PLY + ") in partition " + task.partitionId());
+                return kingKeys.hasNext();
+            }
+
+            @Override public long[] next() { return kingKeys.next(); }
+        };
+    }
+
     private static long frontier(JavaRDD<TableSlice> slices) {
         return slices.map(s -> (long) s.frontierSize).reduce(Long::sum);
-    }
-
-    /**
-     * The slices kept in Spark's memory as objects, which each ply updates in place, and a watch on them: slices
-     * Spark could not keep (no room in its storage memory, or an executor lost) are made again from their source
-     * (init or a saved ply) and every ply since replayed, so that a ply costs more each time. Once is an executor
-     * lost; two plies in a row is too little memory, and the run stops with that message instead of slowing to a crawl.
-     */
-    static final class KeptSlices {
-        private final JavaSparkContext jsc;
-        private final Material material;
-        private final int partitions;
-        private final Consumer<String> progress;
-        private final LongAccumulator made;
-        private long expected;
-        private int lastReplay = -2;
-
-        KeptSlices(JavaSparkContext jsc, Material material, int partitions, Consumer<String> progress) {
-            this.jsc = jsc;
-            this.material = material;
-            this.partitions = partitions;
-            this.progress = progress;
-            this.made = jsc.sc().longAccumulator(material.name() + " slices made");
-        }
-
-        /** The slices of a source, counted as they are made, and kept once the next job makes them. */
-        JavaRDD<TableSlice> keep(JavaRDD<TableSlice> source) {
-            expected = made.value() + partitions; // counted from here: a source is made when a job first needs it
-            LongAccumulator count = made;
-            return keptInPlace(source.map(s -> {
-                count.add(1);
-                return s;
-            }));
-        }
-
-        static JavaRDD<TableSlice> keptInPlace(JavaRDD<TableSlice> slices) {
-            return slices.persist(StorageLevel.MEMORY_ONLY());
-        }
-
-        /** After ply {@code q}'s first job: were slices made again? */
-        void check(int q) throws IOException {
-            long again = made.value() - expected;
-            if (again <= 0) return;
-            expected = made.value();
-            if (lastReplay == q - 1)
-                throw new SlicesNotKeptException(String.format("%s: Spark could not keep the table's slices in memory (made again at plies %d and %d; "
-                        + "%,d MB of storage memory): each ply would replay every earlier one. %s", material.name(), q - 1, q, storageMemory() >> 20, MORE_MEMORY));
-            lastReplay = q;
-            progress.accept(String.format("%s: ply %d: slices Spark did not keep (an executor lost, or too little memory) were made again, %d times over %d partitions",
-                    material.name(), q, again, partitions));
-        }
-
-        /** Throws when any slice was made again since the last check, as when the results were read. */
-        void requireKept() throws IOException {
-            long again = made.value() - expected;
-            if (again > 0)
-                throw new SlicesNotKeptException(String.format("%s: Spark could not keep the table's slices in memory until its results were read "
-                        + "(made again %d times over %d partitions; %,d MB of storage memory). %s", material.name(), again, partitions, storageMemory() >> 20, MORE_MEMORY));
-        }
-
-        private static final String MORE_MEMORY = "Give Spark more memory: DRIVER_MEMORY in local mode, spark.executor.memory on a cluster";
-
-        private long storageMemory() {
-            long bytes = 0;
-            for (scala.Tuple2<Object, Object> executor : scala.collection.JavaConverters.mapAsJavaMap(jsc.sc().getExecutorMemoryStatus()).values())
-                bytes += (Long) executor._1();
-            return bytes;
-        }
-    }
-
-    /** The table's slices did not stay in Spark's memory: the run cannot go on at a sane speed. */
-    public static final class SlicesNotKeptException extends IOException {
-        SlicesNotKeptException(String message) { super(message); }
     }
 
     /**

@@ -94,7 +94,7 @@ public final class PackedTable {
      * the moves into a Black position lost one ply earlier, the smallest code {@code piece << 6 | to} (king, bishop,
      * knight); {@link MoveGenerator#legalMoves} lists them in that order.
      */
-    public static byte[] kingSquareWords(int wk, PositionIndex index, Successors successors, byte[] results) {
+    public static byte[] kingSquareWords(int wk, PositionIndex index, Successors successors) {
         if (!index.material().equals(KBNK)) throw new IllegalArgumentException("the seed file holds KBNK, not " + index.material());
         MoveGenerator gen = new MoveGenerator(KBNK);
         byte[] words = new byte[KING_SQUARE_BYTES];
@@ -110,7 +110,7 @@ public final class PackedTable {
                     if (bk == wb || bk == wn || Square.distance(bk, wk) <= 1) continue;
                     squares[BLACK_KING] = bk;
                     if (gen.opponentInCheck(squares, 0)) continue;
-                    int result = results[(int) (2 * index.index(squares))] & 0xFF;
+                    int result = successors.ownResults().get(2 * index.index(squares));
                     if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result % 2 == 1) continue; // not a White win
                     int n = gen.legalMoves(squares, 0, moves), best = -1;
                     for (int k = 0; k < n && best < 0; k++) if (successors.resultAfter(squares, moves[k], 1) == result - 1) best = moves[k];

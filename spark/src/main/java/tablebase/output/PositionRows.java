@@ -62,22 +62,22 @@ public final class PositionRows {
 
     /**
      * The rows of a block of a table from index {@code lo}: every canonical legal position, both sides, with its
-     * result from {@code results} (the whole table's, {@code 2 * index + side}) and its best move from {@code bestMoves}
-     * (the block's {@link #moveCode}s, {@code 2 * (index - lo) + side}).
+     * result from {@code results} and its best move from {@code bestMoves} (the block's result bytes and
+     * {@link #moveCode}s, {@code 2 * (index - lo) + side}).
      */
     public static Iterator<Row> of(PositionIndex index, long lo, byte[] results, short[] bestMoves) {
         Material material = index.material();
         int n = material.size();
         int[] squares = new int[n];
         return LongStream.range(lo, lo + bestMoves.length / 2).boxed().flatMap(i -> {
-            int at = (int) (2 * i);
+            int at = (int) (2 * (i - lo));
             if ((results[at] & 0xFF) == SolvedTable.NONE && (results[at + 1] & 0xFF) == SolvedTable.NONE) return Stream.empty();
             index.decode(i, squares);
             int positions = index.positions(i, squares); // decodes again into squares only on a symmetric king pair
             List<Row> rows = new ArrayList<>(2);
             for (int s = 0; s < 2; s++) {
                 int result = results[at + s] & 0xFF, ply = result - 1;
-                short move = bestMoves[(int) (2 * (i - lo)) + s];
+                short move = bestMoves[at + s];
                 if (result == SolvedTable.NONE) continue;
                 Object[] values = new Object[n + 7];
                 values[0] = i;

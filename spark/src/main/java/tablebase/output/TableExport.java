@@ -8,29 +8,35 @@ import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
-import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.storage.StorageLevel;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
+import tablebase.generate.SmallerTables;
+import tablebase.probe.EntryPlane;
 import tablebase.probe.IndexedTable;
 import tablebase.probe.Manifest;
+import tablebase.table.ResultBlock;
 import tablebase.table.SolvedTable;
 import tablebase.table.Successors;
+import tablebase.table.TableFiles;
 import tablebase.table.TablePlan;
 
 /**
  * Writes a solved table into a folder: {@code parquet/} (one row per canonical position and side
- * to move, see {@link PositionRows#schema}), the packed {@link IndexedTable} file, for KBNK the seed's
+ * to move, see {@link PositionRows#schema}), the packed {@link IndexedTable} part files, for KBNK the seed's
  * {@link PackedTable} file, and {@code manifest.json}, which also names the folders of the smaller tables its
  * captures lead to.
  */
@@ -48,76 +54,100 @@ public final class TableExport {
     /** The folder of a smaller table, next to the folder of the table that needs it: {@code kqk} beside {@code kqkr}. */
     public static String folderName(Material material) { return material.name().toLowerCase(); }
 
+    /** The staging folder's hidden folders of the solved blocks' result planes and of the seed file's pieces, deleted before the commit. */
+    static final String RESULT_PLANES = "_result_planes", SEED_PIECES = "_seed_pieces";
+
     /**
      * Writes everything into the folder's staging area (the caller commits) and returns the manifest written. The
-     * best moves follow from the final results in one pass here ({@code smaller}: the tables captures lead to).
+     * executors write it all, each for its own king pairs: first each solved block's result plane, then, per part
+     * file of {@code entriesPerFile} entries at most, the best moves (from the result planes and {@code smaller}'s
+     * files, mapped), the Parquet rows and the packed part; for KBNK the seed file. The driver gets figures and
+     * checksums.
      */
-    public static Map<String, Object> write(SparkSession spark, SolvedTable table, Map<Material, SolvedTable> smaller, int partitions,
-                                            OutputFolder folder, Run run) throws IOException {
+    public static Map<String, Object> write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
+                                            long entriesPerFile) throws IOException {
         Material material = table.material();
         PositionIndex index = table.index();
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        Broadcast<byte[]> own = jsc.broadcast(table.results());
-        Map<Material, Broadcast<byte[]>> subs = new HashMap<>();
-        for (Material sub : TablePlan.exits(material)) subs.put(sub, jsc.broadcast(smaller.get(sub).results()));
-        long rest = index.restSize();
-        int kingPairs = index.kingPairs();
-        List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
-        JavaRDD<BestMoves> bestMoves = jsc.parallelize(ids, partitions).map(p -> {
-            long lo = (long) ((p * (long) kingPairs + partitions - 1) / partitions) * rest;
-            long hi = (long) (((p + 1) * (long) kingPairs + partitions - 1) / partitions) * rest;
-            return bestMoves(successors(material, own, subs), index, own.value(), lo, hi);
-        });
+        String staging = folder.staging().toString(), planes = new Path(staging, RESULT_PLANES).toString();
+        jsc.setJobDescription(material.name() + ": result planes");
+        List<PlaneFile> planeFiles = table.blocks().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
+        long[] starts = IndexedTable.partStarts(index, entriesPerFile);
+        int parts = starts.length - 1;
+        jsc.setJobDescription(material.name() + ": best moves");
+        JavaRDD<BestMoves> bestMoves = jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts)
+                .map(k -> bestMoves(successors(material, planeFiles, smaller), index, starts[k], starts[k + 1]));
         bestMoves.persist(StorageLevel.MEMORY_AND_DISK());
         try {
-            spark.createDataFrame(bestMoves.flatMap(b -> PositionRows.of(index, b.lo(), own.value(), b.moves())), PositionRows.schema(material))
-                    .write().parquet(new Path(folder.staging(), PARQUET).toString());
-            String name = IndexedTable.fileName(material);
-            String sha256 = writeHashed(folder.create(name),
-                    out -> IndexedTable.write(index, table.results(), bestMoves.map(BestMoves::ranks).toLocalIterator(), out));
+            jsc.setJobDescription(material.name() + ": Parquet rows");
+            spark.createDataFrame(bestMoves.flatMap(b -> PositionRows.of(index, b.lo(), b.results(), b.moves())), PositionRows.schema(material))
+                    .write().parquet(new Path(staging, PARQUET).toString());
+            jsc.setJobDescription(material.name() + ": packed files");
+            List<Map<String, Object>> files = new ArrayList<>(bestMoves.map(b -> writePart(staging, index, parts, starts, b, smaller.hadoop())).collect());
             Map<String, Object> seed = null;
             if (material.equals(PackedTable.KBNK)) {
-                List<Integer> kingSquares = IntStream.range(0, 64).boxed().toList();
-                List<byte[]> words = jsc.parallelize(kingSquares, partitions)
-                        .map(wk -> PackedTable.kingSquareWords(wk, index, successors(material, own, subs), own.value())).collect();
-                seed = fileEntry(PackedTable.FILE_NAME, PackedTable.SIZE,
-                        writeHashed(folder.create(PackedTable.FILE_NAME), out -> {
-                            for (byte[] w : words) out.write(w);
-                        }));
+                jsc.setJobDescription(material.name() + ": the seed's file");
+                seed = writeSeed(jsc, staging, index, planeFiles, smaller);
             }
-            return writeManifest(table, fileEntry(name, IndexedTable.fileSize(index), sha256), seed, folder, run);
+            new Path(planes).getFileSystem(jsc.hadoopConfiguration()).delete(new Path(planes), true);
+            return writeManifest(table, files, seed, folder, run);
         } finally {
             bestMoves.unpersist(false);
-            own.destroy(false);
-            subs.values().forEach(b -> b.destroy(false));
+            jsc.setJobDescription(null);
         }
     }
 
-    /** What each move leads to, for one task, from the broadcast results of the table and of its smaller tables. */
-    private static Successors successors(Material material, Broadcast<byte[]> own, Map<Material, Broadcast<byte[]>> subs) {
-        Map<Material, byte[]> values = new HashMap<>();
-        subs.forEach((m, b) -> values.put(m, b.value()));
-        return new Successors(material, own.value(), values);
+    /** A solved block's result plane in a file: entries {@code first .. end - 1} from its start. */
+    record PlaneFile(String uri, long first, long end) implements Serializable {}
+
+    /** The hand-off kernel: writes a block's result bytes into a file of its own under {@code dir}. */
+    static PlaneFile writePlane(String dir, ResultBlock block, Configuration hadoop) throws IOException {
+        Path file = new Path(dir, String.format("plane-%016d", block.lo()));
+        writeAside(file, hadoop, out -> out.write(block.results()));
+        return new PlaneFile(file.toString(), 2 * block.lo(), 2 * block.hi());
     }
 
     /**
-     * A block of the table from index {@code lo}, per entry {@code 2 * (index - lo) + side}: the packed file's move
-     * byte (the best move's rank among the sorted legal moves, or {@link IndexedTable#NO_MOVE}) and the best move
-     * itself for the Parquet rows ({@link PositionRows#moveCode}, or {@link PositionRows#NO_MOVE}), so that the
-     * rows need no second move generation.
+     * Writes a file as a task does: into a file of the task attempt's own, then renamed into place, so that a task
+     * run twice (a retry, a speculative copy) never leaves half a file at the final name. Returns its SHA-256.
      */
-    record BestMoves(long lo, byte[] ranks, short[] moves) implements Serializable {}
+    static String writeAside(Path file, Configuration hadoop, FileWriter writer) throws IOException {
+        FileSystem fs = file.getFileSystem(hadoop);
+        if (fs instanceof LocalFileSystem local) fs = local.getRawFileSystem(); // no checksum side files
+        TaskContext task = TaskContext.get();
+        Path aside = new Path(file.getParent(), "." + file.getName() + ".attempt-" + (task == null ? "driver" : task.taskAttemptId()));
+        String sha256 = writeHashed(fs.create(aside, true), writer);
+        fs.delete(file, false); // an earlier attempt's, the same bytes
+        if (!fs.rename(aside, file)) throw new IOException("cannot rename " + aside + " to " + file);
+        return sha256;
+    }
 
-    /** The export kernel: the best moves of indexes {@code lo..hi-1}. */
-    static BestMoves bestMoves(Successors successors, PositionIndex index, byte[] results, long lo, long hi) {
+    /** A task's lookups of what each move leads to: the table's own result planes and the smaller tables, mapped. */
+    private static Successors successors(Material material, List<PlaneFile> planeFiles, SmallerTables smaller) throws IOException {
+        List<EntryPlane.Range> ranges = new ArrayList<>();
+        for (PlaneFile f : planeFiles) ranges.add(new EntryPlane.Range(TableFiles.local(new Path(f.uri()), smaller.hadoop()), 0, f.first(), f.end()));
+        return new Successors(material, EntryPlane.map(ranges, 2 * new PositionIndex(material).size()), smaller.open());
+    }
+
+    /**
+     * A part of the table from index {@code lo}, per entry {@code 2 * (index - lo) + side}: its result bytes, the packed
+     * file's move byte (the best move's rank among the sorted legal moves, or {@link IndexedTable#NO_MOVE}) and the
+     * best move itself for the Parquet rows ({@link PositionRows#moveCode}, or {@link PositionRows#NO_MOVE}), so that
+     * the rows need no second move generation.
+     */
+    record BestMoves(long lo, byte[] results, byte[] ranks, short[] moves) implements Serializable {}
+
+    /** The export kernel: the best moves of indexes {@code lo..hi-1}, the table's results read through {@code successors}. */
+    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi) {
         int entries = Math.toIntExact(2 * (hi - lo));
-        byte[] ranks = new byte[entries];
+        byte[] results = new byte[entries], ranks = new byte[entries];
+        successors.ownResults().copy(2 * lo, results, 0, entries);
         short[] codes = new short[entries];
         int[] squares = new int[index.material().size()], moves = new int[256];
         for (long i = lo; i < hi; i++) {
             boolean decoded = false;
             for (int s = 0; s < 2; s++) {
-                int at = (int) (2 * (i - lo) + s), result = results[(int) (2 * i + s)] & 0xFF;
+                int at = (int) (2 * (i - lo) + s), result = results[at] & 0xFF;
                 ranks[at] = (byte) IndexedTable.NO_MOVE;
                 codes[at] = PositionRows.NO_MOVE;
                 if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result == 1) continue;
@@ -128,7 +158,50 @@ public final class TableExport {
                 codes[at] = PositionRows.moveCode(moves[rank]);
             }
         }
-        return new BestMoves(lo, ranks, codes);
+        return new BestMoves(lo, results, ranks, codes);
+    }
+
+    /** Writes part file {@code k} of the table, the one starting at {@code b.lo()}, and returns its manifest entry. */
+    private static Map<String, Object> writePart(String staging, PositionIndex index, int parts, long[] starts, BestMoves b, Configuration hadoop)
+            throws IOException {
+        int k = java.util.Arrays.binarySearch(starts, b.lo());
+        long hi = starts[k + 1];
+        String name = IndexedTable.partName(index.material(), k, parts);
+        String sha256 = writeAside(new Path(staging, name), hadoop, out -> IndexedTable.writePart(index, b.lo(), hi, b.results(), b.ranks(), out));
+        Map<String, Object> file = fileEntry(name, IndexedTable.partSize(b.lo(), hi), sha256);
+        file.put("first_index", b.lo());
+        file.put("end_index", hi);
+        return file;
+    }
+
+    /**
+     * The seed's KBNK file: eight tasks write the words of eight White king squares each, then one task joins the
+     * pieces into the file, in king-square order.
+     */
+    private static Map<String, Object> writeSeed(JavaSparkContext jsc, String staging, PositionIndex index, List<PlaneFile> planeFiles,
+                                                 SmallerTables smaller) throws IOException {
+        String pieces = new Path(staging, SEED_PIECES).toString();
+        List<Integer> groups = IntStream.range(0, 8).boxed().toList();
+        jsc.parallelize(groups, groups.size()).foreach(g -> {
+            Successors successors = successors(index.material(), planeFiles, smaller);
+            writeAside(new Path(pieces, "piece-" + g), smaller.hadoop(), out -> {
+                for (int wk = 8 * g; wk < 8 * g + 8; wk++) out.write(PackedTable.kingSquareWords(wk, index, successors));
+            });
+        });
+        String sha256 = jsc.parallelize(List.of(0), 1).map(x -> {
+            Configuration hadoop = smaller.hadoop();
+            String hash = writeAside(new Path(staging, PackedTable.FILE_NAME), hadoop, out -> {
+                for (int g : groups) {
+                    Path piece = new Path(pieces, "piece-" + g);
+                    try (java.io.InputStream in = piece.getFileSystem(hadoop).open(piece)) {
+                        in.transferTo(out);
+                    }
+                }
+            });
+            new Path(pieces).getFileSystem(hadoop).delete(new Path(pieces), true);
+            return hash;
+        }).first();
+        return fileEntry(PackedTable.FILE_NAME, PackedTable.SIZE, sha256);
     }
 
     private static Map<String, Object> fileEntry(String name, long bytes, String sha256) {
@@ -139,8 +212,8 @@ public final class TableExport {
         return file;
     }
 
-    /** {@code seed}: the seed's KBNK file, or null. */
-    private static Map<String, Object> writeManifest(SolvedTable table, Map<String, Object> file, Map<String, Object> seed, OutputFolder folder,
+    /** {@code files}: the packed part files' entries; {@code seed}: the seed's KBNK file, or null. */
+    private static Map<String, Object> writeManifest(SolvedTable table, List<Map<String, Object>> files, Map<String, Object> seed, OutputFolder folder,
                                                      Run run)
             throws IOException {
         Material material = table.material();
@@ -148,11 +221,11 @@ public final class TableExport {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("endgame", material.name());
         m.put("index_size", index.size());
-        long[][] entries = table.plyCounts();
+        long[][] entries = table.figures().entries();
         long rows = 0;
         for (int s = 0; s < 2; s++) for (long n : entries[s]) rows += n;
         m.put("canonical_positions", resultCounts(entries));
-        long[][] plies = table.positionCounts();
+        long[][] plies = table.figures().positions();
         m.put("positions", resultCounts(plies));
         Map<String, Object> longest = new LinkedHashMap<>(), histogram = new LinkedHashMap<>();
         for (int s = 0; s < 2; s++) {
@@ -174,7 +247,8 @@ public final class TableExport {
         m.put("longest_dtm", longest);
         m.put("dtm_histogram", histogram);
         m.put("parquet", Map.of("path", PARQUET, "rows", rows));
-        m.put("packed_file", file);
+        files.sort(java.util.Comparator.comparingLong(f -> (Long) f.get("first_index")));
+        m.put(Manifest.PACKED_FILES, files);
         if (seed != null) m.put("seed_file", seed);
         List<Map<String, String>> subs = new ArrayList<>();
         for (Material sub : TablePlan.exits(material)) subs.add(Map.of("endgame", sub.name(), "path", "../" + folderName(sub)));

@@ -2,22 +2,24 @@ package tablebase.output;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Material;
-import tablebase.chess.PositionIndex;
+import tablebase.generate.SmallerTables;
 import tablebase.probe.IndexedTable;
 import tablebase.probe.Manifest;
 import tablebase.table.SolvedTable;
+import tablebase.table.TableFiles;
 
 /**
  * The folders of a run's tables: the table asked for goes to its prepared output folder,
  * every smaller table to a folder beside it named after its endgame ({@code out/kqkr} needs {@code out/kqk}
  * and {@code out/kkr}). A smaller table whose folder is already there is read back instead of generated,
- * after its file is checked against its manifest; each table is written (aside, then renamed) as soon as it
+ * after its files are checked against its manifest; each table is written (aside, then renamed) as soon as it
  * is solved, so a run that fails later keeps the smaller tables it finished.
  */
 public final class TableFolders {
@@ -25,15 +27,16 @@ public final class TableFolders {
     private final Material asked;
     private final OutputFolder askedFolder;
     private final TableExport.Run run;
-    private final int partitions;
+    private final long entriesPerFile;
     private final Consumer<String> say;
 
-    public TableFolders(SparkSession spark, Material asked, OutputFolder askedFolder, TableExport.Run run, int partitions, Consumer<String> say) {
+    /** {@code entriesPerFile}: the most entries a packed part file holds ({@link IndexedTable#partStarts}). */
+    public TableFolders(SparkSession spark, Material asked, OutputFolder askedFolder, TableExport.Run run, long entriesPerFile, Consumer<String> say) {
         this.spark = spark;
         this.asked = asked;
         this.askedFolder = askedFolder;
         this.run = run;
-        this.partitions = partitions;
+        this.entriesPerFile = entriesPerFile;
         this.say = say;
     }
 
@@ -41,8 +44,11 @@ public final class TableFolders {
         return m.equals(asked) ? askedFolder.target() : new Path(askedFolder.target().getParent(), TableExport.folderName(m));
     }
 
-    /** A smaller table written earlier, read back after checking its file against its manifest; null when its folder is not there. */
-    public SolvedTable find(Material material) throws IOException {
+    /**
+     * A smaller table written earlier, its part files checked against its manifest (read through, never held);
+     * null when its folder is not there.
+     */
+    public TableFiles find(Material material) throws IOException {
         Path folder = folderOf(material);
         FileSystem fs = folder.getFileSystem(spark.sparkContext().hadoopConfiguration());
         if (!fs.exists(folder)) return null;
@@ -52,34 +58,43 @@ public final class TableFolders {
         Map<String, Object> manifest = TableExport.readManifest(fs, manifestFile);
         if (!material.name().equals(manifest.get("endgame")))
             throw new IOException(folder + " holds " + manifest.get("endgame") + ", not the " + material.name() + " table; move it away");
-        if (!(manifest.get("packed_file") instanceof Map<?, ?> packed))
-            throw new IOException(folder + " holds a " + material.name() + " table without its packed file (an older format); move it away");
-        Path file = new Path(folder, String.valueOf(packed.get("name")));
-        long expected = IndexedTable.fileSize(new PositionIndex(material));
-        if (!fs.isFile(file) || fs.getFileStatus(file).getLen() != expected)
-            throw new IOException(file + " is missing or not " + expected + " bytes; move " + folder + " away to generate it again");
-        try (InputStream in = fs.open(file)) {
-            if (!String.valueOf(packed.get("sha256")).equals(Manifest.sha256(in)))
-                throw new IOException(file + " does not match the SHA-256 in its manifest; move " + folder + " away to generate it again");
+        List<Map<?, ?>> parts = Manifest.packedFiles(manifest);
+        if (parts == null)
+            throw new IOException(folder + " holds a " + material.name() + " table without its packed files (an older format); move it away");
+        for (Map<?, ?> part : parts) {
+            Path file = new Path(folder, String.valueOf(part.get("name")));
+            if (!fs.isFile(file) || !String.valueOf(fs.getFileStatus(file).getLen()).equals(String.valueOf(part.get("bytes"))))
+                throw new IOException(file + " is missing or not the " + part.get("bytes") + " bytes its manifest says; move " + folder + " away to generate it again");
+            try (InputStream in = fs.open(file)) {
+                if (!String.valueOf(part.get("sha256")).equals(Manifest.sha256(in)))
+                    throw new IOException(file + " does not match the SHA-256 in its manifest; move " + folder + " away to generate it again");
+            }
         }
         say.accept("reusing " + material.name() + " from " + folder);
-        try (InputStream in = fs.open(file)) {
-            return new SolvedTable(material, IndexedTable.readResults(in, new PositionIndex(material)), 0);
-        }
+        return files(material, folder, parts);
     }
 
-    /** Writes a table just solved into its folder (aside, then renamed); {@code smaller} holds the tables its captures reach. */
-    public void write(SolvedTable table, Map<Material, SolvedTable> smaller) throws IOException {
+    private static TableFiles files(Material material, Path folder, List<Map<?, ?>> parts) {
+        return new TableFiles(material, folder.toString(), parts.stream().map(p -> String.valueOf(p.get("name"))).toList());
+    }
+
+    /**
+     * Writes a table just solved into its folder (aside, then renamed) and returns its files; {@code smaller} opens
+     * the tables its captures reach.
+     */
+    public TableFiles write(SolvedTable table, SmallerTables smaller) throws IOException {
         long start = System.nanoTime();
+        Map<String, Object> manifest;
         if (table.material().equals(asked)) {
-            TableExport.write(spark, table, smaller, partitions, askedFolder, run);
+            manifest = TableExport.write(spark, table, smaller, askedFolder, run, entriesPerFile);
             askedFolder.commit();
         } else {
             try (OutputFolder folder = OutputFolder.prepare(folderOf(table.material()).toString(), false, spark.sparkContext().hadoopConfiguration())) {
-                TableExport.write(spark, table, smaller, partitions, folder, run);
+                manifest = TableExport.write(spark, table, smaller, folder, run, entriesPerFile);
                 folder.commit();
             }
         }
         say.accept(String.format("wrote %s to %s in %.1f s", table.material().name(), folderOf(table.material()), (System.nanoTime() - start) / 1e9));
+        return files(table.material(), folderOf(table.material()), Manifest.packedFiles(manifest));
     }
 }

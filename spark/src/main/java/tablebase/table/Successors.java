@@ -6,6 +6,8 @@ import tablebase.chess.MaterialChange;
 import tablebase.chess.MoveGenerator;
 import tablebase.chess.PieceType;
 import tablebase.chess.PositionIndex;
+import tablebase.probe.EntryPlane;
+import tablebase.probe.IndexedTable;
 
 /**
  * What each move of a position leads to: the result byte (see {@link SolvedTable}) of the position after it, in
@@ -16,16 +18,16 @@ import tablebase.chess.PositionIndex;
 public final class Successors {
     private final PositionIndex index;
     private final MoveGenerator gen;
-    private final byte[] own;
+    private final EntryPlane own;
     private final int pieces;
     /** By {@link #exit}: where a capture or promotion leads, that table's index and results; null results for bare kings. */
     private final MaterialChange[] changes;
     private final PositionIndex[] exitIndexes;
-    private final byte[][] exitResults;
+    private final IndexedTable[] exitTables;
     private final int[] smallerSquares, sameSquares, enPassant = new int[2], scratch = new int[256];
 
-    /** {@code own} may be null when only exits are asked; {@code smaller} maps each material an exit reaches to its results. */
-    public Successors(Material material, byte[] own, Map<Material, byte[]> smaller) {
+    /** {@code own} (its result plane) may be null when only exits are asked; {@code smaller} maps each material an exit reaches to its table. */
+    public Successors(Material material, EntryPlane own, Map<Material, IndexedTable> smaller) {
         index = new PositionIndex(material);
         gen = new MoveGenerator(material);
         this.own = own;
@@ -33,18 +35,21 @@ public final class Successors {
         int codes = (pieces + 1) * (pieces + 1) * (PieceType.PROMOTIONS.length + 1);
         changes = new MaterialChange[codes];
         exitIndexes = new PositionIndex[codes];
-        exitResults = new byte[codes][];
+        exitTables = new IndexedTable[codes];
         for (MaterialChange.Exit e : MaterialChange.exits(material)) {
             int code = exit(e.captured(), e.promoted(), e.promotion() == null ? 0 : 1 + java.util.List.of(PieceType.PROMOTIONS).indexOf(e.promotion()));
             changes[code] = e.change();
             if (e.change().after().size() == 2) continue;
-            exitResults[code] = smaller.get(e.change().after());
-            if (exitResults[code] == null) throw new IllegalArgumentException(material.name() + " needs the " + e.change().after().name() + " table");
+            exitTables[code] = smaller.get(e.change().after());
+            if (exitTables[code] == null) throw new IllegalArgumentException(material.name() + " needs the " + e.change().after().name() + " table");
             exitIndexes[code] = new PositionIndex(e.change().after());
         }
         smallerSquares = new int[pieces - 1];
         sameSquares = new int[pieces];
     }
+
+    /** The table's own result plane, as given. */
+    public EntryPlane ownResults() { return own; }
 
     private int exit(int captured, int promoted, int promotion) {
         return ((captured + 1) * (pieces + 1) + promoted + 1) * (PieceType.PROMOTIONS.length + 1) + promotion;
@@ -55,7 +60,7 @@ public final class Successors {
         int mover = MoveGenerator.piece(move), from = squares[mover], to = MoveGenerator.to(move);
         if (MoveGenerator.staysInTable(squares, move)) {
             squares[mover] = to;
-            int r = own[(int) (2 * index.index(squares) + side)] & 0xFF;
+            int r = own.get(2 * index.index(squares) + side);
             if (gen.isDoublePush(move)) r = withEnPassant(squares, side, mover, r);
             squares[mover] = from;
             return r;
@@ -68,15 +73,15 @@ public final class Successors {
         int mover = MoveGenerator.piece(move), from = squares[mover], captured = MoveGenerator.captured(squares, move);
         int promotion = MoveGenerator.promotionCode(move);
         int code = exit(captured, promotion == 0 ? -1 : mover, promotion);
-        if (exitResults[code] == null) return SolvedTable.DRAW;
+        if (exitTables[code] == null) return SolvedTable.DRAW;
         int[] after = changes[code].after().size() == pieces ? sameSquares : smallerSquares;
         squares[mover] = MoveGenerator.to(move);
         changes[code].squares(squares, after);
         squares[mover] = from;
         long i = exitIndexes[code].index(after);
-        int r = exitResults[code][(int) (2 * i + side)] & 0xFF;
+        int r = exitTables[code].result(2 * i + side);
         if (r == SolvedTable.NONE)
-            throw new IllegalStateException("the " + changes[code].after().name() + " table has no entry " + i + " for a legal position");
+            throw new TableInvariantException("the " + changes[code].after().name() + " table has no entry " + i + " for a legal position");
         return r;
     }
 
@@ -102,7 +107,7 @@ public final class Successors {
         if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result == 1) return -1;
         int n = gen.sortedLegalMoves(squares, side, moves);
         for (int k = 0; k < n; k++) if (resultAfter(squares, moves[k], 1 - side) == result - 1) return k;
-        throw new IllegalStateException("no move of " + index.material().name() + " entry " + index.index(squares)
+        throw new TableInvariantException("no move of " + index.material().name() + " entry " + index.index(squares)
                 + " side " + side + " leads to the ply before its result " + result);
     }
 }

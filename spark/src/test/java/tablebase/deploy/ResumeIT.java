@@ -57,7 +57,7 @@ class ResumeIT {
         assertEquals(expected.count(), resumed.count());
         assertEquals(0, expected.exceptAll(resumed).count());
         Map<String, Object> a = Manifest.read(reference.resolve(Manifest.FILE)), b = Manifest.read(out.resolve(Manifest.FILE));
-        for (String key : List.of("endgame", "positions", "longest_dtm", "dtm_histogram", "packed_file", "seed_file"))
+        for (String key : List.of("endgame", "positions", "longest_dtm", "dtm_histogram", "packed_files", "seed_file"))
             assertEquals(a.get(key), b.get(key), key);
     }
 

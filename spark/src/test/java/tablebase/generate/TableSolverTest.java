@@ -17,29 +17,43 @@ import tablebase.chess.Move;
 import tablebase.chess.Position;
 import tablebase.output.KbnkTableTest;
 import tablebase.output.PackedTable;
-import tablebase.probe.IndexedTable;
-import tablebase.chess.PositionIndex;
+import tablebase.SolvedResults;
 import tablebase.table.SolvedTable;
+import tablebase.table.TableFiles;
 import tablebase.table.TablePlan;
 
 /** The engine against the brute force, published maxima, and its own consistency where Black has pieces. */
 class TableSolverTest {
     private static final int UNDECIDED = -1, NONE = -2;
 
-    /** {@code material} and every table it needs, solved in plan order. */
-    static Map<Material, SolvedTable> solve(Material material, int partitions) throws java.io.IOException {
+    /** Where the tables solved here are written, as the bigger tables read them: the last one of each material. */
+    private static final Map<Material, TableFiles> FILES = new HashMap<>();
+
+    /** {@code material} and every table it needs, solved in plan order, each written for the next to read. */
+    static Map<Material, SolvedResults> solve(Material material, int partitions) throws java.io.IOException {
         // small tables too are split over the partitions here, so that the shuffled plies are what is tested
         TableSolver solver = new TableSolver(SparkTestSession.context(), partitions, 1, System.out::println);
-        Map<Material, SolvedTable> tables = new HashMap<>();
-        for (Material m : TablePlan.of(material)) {
-            Map<Material, SolvedTable> smaller = new HashMap<>();
-            for (Material sub : TablePlan.exits(m)) smaller.put(sub, tables.get(sub));
-            tables.put(m, solver.solve(m, smaller));
-        }
+        Map<Material, SolvedResults> tables = new HashMap<>();
+        for (Material m : TablePlan.of(material)) tables.put(m, solve(solver, m, null));
         return tables;
     }
 
-    private static int ply(SolvedTable table, Position p) {
+    /** One table, its smaller tables read from the files written before; saving its plies under {@code work}, if given. */
+    static synchronized SolvedResults solve(TableSolver solver, Material m, String work) throws java.io.IOException {
+        SmallerTables subs = new SmallerTables(SparkTestSession.context(), m, FILES);
+        SolvedTable solved = solver.solve(m, subs, work);
+        try {
+            SolvedResults results = SolvedResults.of(solved);
+            assertTrue(java.util.Arrays.deepEquals(results.plyCounts(), solved.figures().entries()), "the figures summed on the executors count what the blocks hold");
+            FILES.put(m, results.writeTo(java.nio.file.Files.createTempDirectory("solved-" + m.name().toLowerCase())));
+            return results;
+        } finally {
+            solved.release();
+            subs.release();
+        }
+    }
+
+    private static int ply(SolvedResults table, Position p) {
         return table.ply(table.index().index(p), p.sideToMove() == Color.WHITE ? 0 : 1);
     }
 
@@ -48,7 +62,7 @@ class TableSolverTest {
         Map<String, Integer> published = Map.of("KQK", 10, "KRK", 16, "KBK", 0, "KNK", 0); // longest wins, White to move
         for (String name : new String[] {"KQK", "KRK", "KBK", "KNK"}) {
             Material m = Material.parse(name);
-            SolvedTable t = solve(m, 3).get(m);
+            SolvedResults t = solve(m, 3).get(m);
             assertEquals(published.get(name), t.longestWin(Color.WHITE), name);
             assertTrue(agreesEverywhere(t, bruteForce(m)) > 100_000, name);
         }
@@ -57,9 +71,9 @@ class TableSolverTest {
     @Test
     void kpkMatchesTheBruteForceEverywhereThroughItsFourPromotions() throws Exception {
         Material kpk = Material.parse("KPK");
-        Map<Material, SolvedTable> tables = solve(kpk, 3);
+        Map<Material, SolvedResults> tables = solve(kpk, 3);
         assertEquals(java.util.Set.of("KQK", "KRK", "KBK", "KNK"), TablePlan.exits(kpk).stream().map(Material::name).collect(java.util.stream.Collectors.toSet()));
-        SolvedTable t = tables.get(kpk);
+        SolvedResults t = tables.get(kpk);
         assertEquals(28, t.longestWin(Color.WHITE), "published: the longest KPK win is 28 moves");
         assertTrue(agreesEverywhere(t, bruteForce(kpk)) > 300_000);
     }
@@ -78,7 +92,7 @@ class TableSolverTest {
     }
 
     /** Compares every legal position's ply with the brute force; returns how many. */
-    private static long agreesEverywhere(SolvedTable t, BruteForce expected) {
+    private static long agreesEverywhere(SolvedResults t, BruteForce expected) {
         long checked = 0;
         for (long key = 0; key < 1L << (6 * t.material().size() + 1); key++) {
             Position p = Position.fromKey(t.material(), key);
@@ -92,7 +106,7 @@ class TableSolverTest {
 
     @Test
     void kbbksLongestWinIs19WithTheTwoBishopsCountedOnce() throws Exception {
-        SolvedTable kbbk = solve(Material.parse("KBBK"), 4).get(Material.parse("KBBK"));
+        SolvedResults kbbk = solve(Material.parse("KBBK"), 4).get(Material.parse("KBBK"));
         assertEquals(462L * 64 * 63 / 2, kbbk.index().size());
         assertEquals(19, kbbk.longestWin(Color.WHITE), "published: the longest KBBK win is 19 moves");
         assertEquals(0, kbbk.longestWin(Color.BLACK));
@@ -100,7 +114,7 @@ class TableSolverTest {
 
     @Test
     void knnkHasNoForcedWinOnlyMatesInOneThatBlackWalkedInto() throws Exception {
-        SolvedTable knnk = solve(Material.parse("KNNK"), 4).get(Material.parse("KNNK"));
+        SolvedResults knnk = solve(Material.parse("KNNK"), 4).get(Material.parse("KNNK"));
         assertEquals(1, knnk.longestWin(Color.WHITE), "White wins only where a mate in one is on the board");
         long checkmates = 0, lostWithAMove = 0, mateInOne = 0;
         long[][] counts = knnk.plyCounts();
@@ -113,7 +127,7 @@ class TableSolverTest {
 
     @Test
     void kbnkOverFourPartitionsAgreesWithTheSeedFileOnRandomPositions() throws Exception {
-        SolvedTable kbnk = solve(Material.parse("KBNK"), 4).get(Material.parse("KBNK"));
+        SolvedResults kbnk = solve(Material.parse("KBNK"), 4).get(Material.parse("KBNK"));
         assertEquals(33, kbnk.longestWin(Color.WHITE));
         // the seed's file, byte for byte the one the earlier lone-king job wrote (KbnkTableTest checks its SHA-256)
         PackedTable seed = PackedTable.open(tablebase.KbnkTable.folder().resolve("kbnk.bin"));
@@ -130,8 +144,8 @@ class TableSolverTest {
     void kqkrsLongestWinIs35AndKrkrFollowsFromItsSuccessorsEverywhere() throws Exception {
         Material kqkr = Material.parse("KQKR");
         assertEquals(35, solve(kqkr, 4).get(kqkr).longestWin(Color.WHITE), "published: the longest KQKR win is 35 moves");
-        Map<Material, SolvedTable> tables = solve(Material.parse("KRKR"), 3);
-        SolvedTable krkr = tables.get(Material.parse("KRKR"));
+        Map<Material, SolvedResults> tables = solve(Material.parse("KRKR"), 3);
+        SolvedResults krkr = tables.get(Material.parse("KRKR"));
         long[] n = checkAgainstSuccessors(krkr, tables, 1);
         assertTrue(n[0] > 2_000_000 && n[1] > 100_000, n[0] + " positions, " + n[1] + " decided");
     }
@@ -139,11 +153,9 @@ class TableSolverTest {
     @Test
     void oneTaskAndTwoOrThreePartitionsGiveTheSameResults() throws Exception {
         Material kqkr = Material.parse("KQKR");
-        Map<Material, SolvedTable> split = solve(kqkr, 3);
+        Map<Material, SolvedResults> split = solve(kqkr, 3);
         assertTrue(java.util.Arrays.equals(split.get(kqkr).results(), solve(kqkr, 2).get(kqkr).results()), "KQKR over 2 and 3 partitions");
-        TableSolver whole = new TableSolver(SparkTestSession.context(), 3, System.out::println);
-        SolvedTable alone = whole.solve(kqkr, Map.of(Material.parse("KQK"), split.get(Material.parse("KQK")),
-                Material.parse("KKR"), split.get(Material.parse("KKR"))));
+        SolvedResults alone = solve(new TableSolver(SparkTestSession.context(), 3, System.out::println), kqkr, null);
         assertTrue(java.util.Arrays.equals(split.get(kqkr).results(), alone.results()), "KQKR in one task differs from 3 partitions");
     }
 
@@ -155,33 +167,29 @@ class TableSolverTest {
         String work = SchemeFileSystem.uri(dir);
         List<String> said = new java.util.ArrayList<>();
         TableSolver solver = new TableSolver(SparkTestSession.context(), 3, 1, said::add);
-        SolvedTable first = solver.solve(krk, Map.of(), work); // its work folder is left: the caller deletes it once written
+        SolvedResults first = solve(solver, krk, work); // its work folder is left: the caller deletes it once written
         assertTrue(said.stream().anyMatch(l -> l.startsWith("KRK: ply  1:")), String.join("\n", said));
         said.clear();
-        SolvedTable resumed = solver.solve(krk, Map.of(), work);
+        SolvedResults resumed = solve(solver, krk, work);
         assertTrue(said.stream().anyMatch(l -> l.startsWith("KRK: resuming from ply ")), String.join("\n", said));
         assertTrue(said.stream().noneMatch(l -> l.startsWith("KRK: ply  1:")), "no ply done again: " + String.join("\n", said));
         assertTrue(java.util.Arrays.equals(first.results(), resumed.results()), "the resumed table differs");
         java.io.IOException other = org.junit.jupiter.api.Assertions.assertThrows(java.io.IOException.class,
-                () -> new TableSolver(SparkTestSession.context(), 2, 1, said::add).solve(krk, Map.of(), work));
+                () -> solve(new TableSolver(SparkTestSession.context(), 2, 1, said::add), krk, work));
         assertTrue(other.getMessage().contains("in 3 partitions"), other.getMessage());
         WorkFolder.deleteTable(work, krk, SparkTestSession.context().hadoopConfiguration());
         assertTrue(!java.nio.file.Files.exists(dir.resolve("krk")));
     }
 
     /** The tables {@code material} needs, as generate wrote them beside each other under {@code root}, read back. */
-    private static Map<Material, SolvedTable> readBack(java.nio.file.Path root, Material material) throws java.io.IOException {
-        Map<Material, SolvedTable> tables = new HashMap<>();
-        for (Material m : TablePlan.of(material)) {
-            try (java.io.InputStream in = java.nio.file.Files.newInputStream(root.resolve(m.name().toLowerCase()).resolve(IndexedTable.fileName(m)))) {
-                tables.put(m, new SolvedTable(m, IndexedTable.readResults(in, new PositionIndex(m)), 0));
-            }
-        }
+    private static Map<Material, SolvedResults> readBack(java.nio.file.Path root, Material material) throws java.io.IOException {
+        Map<Material, SolvedResults> tables = new HashMap<>();
+        for (Material m : TablePlan.of(material)) tables.put(m, SolvedResults.read(root.resolve(m.name().toLowerCase()), m));
         return tables;
     }
 
     /** Checks every {@code stride}-th index, both sides to move, against its successors; returns {checked, decided, double pushes into en passant}. */
-    private static long[] checkAgainstSuccessors(SolvedTable t, Map<Material, SolvedTable> tables, int stride) {
+    private static long[] checkAgainstSuccessors(SolvedResults t, Map<Material, SolvedResults> tables, int stride) {
         long checked = 0, decided = 0, intoEnPassant = 0;
         for (long i = 0; i < t.index().size(); i += stride) {
             for (Color side : Color.values()) {
@@ -201,10 +209,9 @@ class TableSolverTest {
     void kpkpFollowsFromItsSuccessorsEverywhereEnPassantIncluded() throws Exception {
         // the tables generate wrote (KPKP in one task), read back; KPKP solved again over 3 partitions, its plies shuffled
         Material kpkp = Material.parse("KPKP");
-        Map<Material, SolvedTable> tables = readBack(tablebase.GeneratedTables.folder("KPKP").getParent(), kpkp);
-        Map<Material, SolvedTable> smaller = new HashMap<>();
-        for (Material sub : TablePlan.exits(kpkp)) smaller.put(sub, tables.get(sub));
-        SolvedTable t = new TableSolver(SparkTestSession.context(), 3, 1, System.out::println).solve(kpkp, smaller);
+        Map<Material, SolvedResults> tables = readBack(tablebase.GeneratedTables.folder("KPKP").getParent(), kpkp);
+        for (Material sub : TablePlan.of(kpkp)) if (!sub.equals(kpkp)) FILES.put(sub, tables.get(sub).writeTo(java.nio.file.Files.createTempDirectory("read-back")));
+        SolvedResults t = solve(new TableSolver(SparkTestSession.context(), 3, 1, System.out::println), kpkp, null);
         assertTrue(java.util.Arrays.equals(tables.get(kpkp).results(), t.results()), "KPKP over 3 partitions differs from one task");
         long[] n = checkAgainstSuccessors(t, tables, 1);
         assertTrue(n[0] > 7_000_000 && n[1] > 1_000_000 && n[2] > 1_000, n[0] + " positions, " + n[1] + " decided, "
@@ -214,7 +221,7 @@ class TableSolverTest {
     @Test
     void kpkrsPawnTakesTheRookAsItPromotesAndASampleFollowsFromItsSuccessors() throws Exception {
         Material kpkr = Material.parse("KPKR");
-        Map<Material, SolvedTable> tables = readBack(tablebase.GeneratedTables.folder("KPKP").getParent(), kpkr); // KPKP reaches KPKR
+        Map<Material, SolvedResults> tables = readBack(tablebase.GeneratedTables.folder("KPKP").getParent(), kpkr); // KPKP reaches KPKR
         assertTrue(TablePlan.exits(kpkr).containsAll(java.util.Set.of(Material.parse("KQK"), Material.parse("KNK"))), "a promotion that takes the rook");
         // Conrady's list of Nalimov's longest mates (CCC, June 2000): KR-KP, 85 plies, the pawn's side winning through KQKR
         assertEquals(43, tables.get(kpkr).longestWin(Color.WHITE));
@@ -234,7 +241,7 @@ class TableSolverTest {
     }
 
     /** The ply a position's successors imply: a win one ply after the quickest loss reached, else a loss after the longest win. */
-    private static int fromSuccessors(Position p, Map<Material, SolvedTable> tables) {
+    private static int fromSuccessors(Position p, Map<Material, SolvedResults> tables) {
         List<Move> moves = p.legalMoves();
         if (moves.isEmpty()) return p.inCheck() ? 0 : UNDECIDED;
         int quickestLoss = Integer.MAX_VALUE, longestWin = -1;

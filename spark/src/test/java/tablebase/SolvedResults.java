@@ -1,0 +1,82 @@
+package tablebase;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.chess.PositionIndex;
+import tablebase.probe.IndexedTable;
+import tablebase.table.ResultBlock;
+import tablebase.table.SolvedTable;
+import tablebase.table.TableFigures;
+import tablebase.table.TableFiles;
+
+/**
+ * A small solved table's result bytes gathered on the test's driver ({@code 2 * index + side}), which the engine
+ * never does: what the tests compare with brute force, successors and each other.
+ */
+public record SolvedResults(Material material, byte[] results, TableFigures figures) {
+    /** Gathers a solved table's blocks; the table stays as it was (the caller releases it). */
+    public static SolvedResults of(SolvedTable table) {
+        List<ResultBlock> blocks = table.blocks().collect();
+        byte[] results = new byte[Math.toIntExact(2 * table.index().size())];
+        for (ResultBlock b : blocks) System.arraycopy(b.results(), 0, results, Math.toIntExact(2 * b.lo()), b.results().length);
+        return new SolvedResults(table.material(), results, table.figures());
+    }
+
+    /** The result plane of a table generate wrote. */
+    public static SolvedResults read(Path folder, Material material) throws IOException {
+        IndexedTable table = tablebase.probe.IndexedTable.open(partFiles(folder, material));
+        byte[] results = new byte[Math.toIntExact(2 * table.index().size())];
+        for (int e = 0; e < results.length; e++) results[e] = (byte) table.result(e);
+        return new SolvedResults(material, results, null);
+    }
+
+    private static List<Path> partFiles(Path folder, Material material) throws IOException {
+        try (var files = Files.list(folder)) {
+            String name = material.name().toLowerCase();
+            return files.filter(f -> f.getFileName().toString().matches(name + "(\\.\\d{5})?\\.tbl")).sorted().toList();
+        }
+    }
+
+    public PositionIndex index() { return new PositionIndex(material); }
+
+    /** The ply of an entry: even the side to move is lost, odd it wins; -1 a draw, -2 no canonical legal position. */
+    public int ply(long index, int side) {
+        int r = results[(int) (2 * index + side)] & 0xFF;
+        return r == SolvedTable.NONE ? -2 : r == SolvedTable.DRAW ? -1 : r - 1;
+    }
+
+    /** Entries per side (0 White, 1 Black) and ply; the draws in slot {@code MAX_PLY + 1}. */
+    public long[][] plyCounts() {
+        long[][] counts = new long[2][SolvedTable.MAX_PLY + 2];
+        for (int k = 0; k < results.length; k++) {
+            int r = results[k] & 0xFF;
+            if (r != SolvedTable.NONE) counts[k & 1][r == SolvedTable.DRAW ? SolvedTable.MAX_PLY + 1 : r - 1]++;
+        }
+        return counts;
+    }
+
+    public int longestWin(Color side) {
+        long[] counts = plyCounts()[side == Color.WHITE ? 0 : 1];
+        for (int ply = SolvedTable.MAX_PLY; ply >= 1; ply -= 2) if (ply % 2 == 1 && counts[ply] > 0) return (ply + 1) / 2;
+        return 0;
+    }
+
+    /** Writes the results as a one-part packed file (no best moves) into {@code folder}: how a bigger table reads them. */
+    public TableFiles writeTo(Path folder) throws IOException {
+        Files.createDirectories(folder);
+        PositionIndex index = index();
+        String name = IndexedTable.partName(material, 0, 1);
+        byte[] noMoves = new byte[results.length];
+        Arrays.fill(noMoves, (byte) IndexedTable.NO_MOVE);
+        try (OutputStream out = Files.newOutputStream(folder.resolve(name))) {
+            IndexedTable.writePart(index, 0, index.size(), results, noMoves, out);
+        }
+        return new TableFiles(material, folder.toUri().toString(), List.of(name));
+    }
+}

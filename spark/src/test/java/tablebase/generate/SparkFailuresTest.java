@@ -1,0 +1,97 @@
+package tablebase.generate;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.ExceptionFailure;
+import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerTaskEnd;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tablebase.SolvedResults;
+import tablebase.SparkTestSession;
+import tablebase.chess.Material;
+import tablebase.chess.PositionIndex;
+import tablebase.probe.IndexedTable;
+import tablebase.table.TableFiles;
+
+/**
+ * The engine under Spark's own failures (the test session retries a failed task up to 4 times): a ply whose tasks
+ * fail halfway, after their slices' own un-moves, is made again from the ply before and gives the same table; a
+ * broken invariant stops the run at its first failed task, with its message.
+ */
+class SparkFailuresTest {
+    private static final Material KQKR = Material.parse("KQKR");
+
+    /** The failed task attempts of the jobs run while it listens, with their messages. */
+    private static final class Failures extends SparkListener implements AutoCloseable {
+        final List<String> messages = java.util.Collections.synchronizedList(new ArrayList<>());
+
+        Failures() { SparkTestSession.context().sc().addSparkListener(this); }
+
+        @Override public void onTaskEnd(SparkListenerTaskEnd end) {
+            if (end.reason() instanceof ExceptionFailure f) messages.add(end.stageId() + "/" + end.taskInfo().index() + ": " + f.description());
+        }
+
+        @Override public void close() { SparkTestSession.context().sc().removeSparkListener(this); }
+    }
+
+    @Test
+    void aPlyWhoseTasksFailAfterTheirOwnUnmovesIsMadeAgainIntoTheSameTable() throws Exception {
+        SolvedResults reference = TableSolverTest.solve(KQKR, 3).get(KQKR); // KQK and KKR written for the runs below
+        TableSolver solver = new TableSolver(SparkTestSession.context(), 3, 1, System.out::println);
+        for (int ply : new int[] {5, 6}) { // a ply of wins, and one of losses, which counts moves off
+            SparkTestSession.session().conf().set(TableSolver.FAIL_ONCE_AT_PLY, Integer.toString(ply));
+            SolvedResults retried;
+            try (Failures failures = new Failures()) {
+                retried = TableSolverTest.solve(solver, KQKR, null);
+                SparkTestSession.context().sc().listenerBus().waitUntilEmpty();
+                assertEquals(3, failures.messages.size(), "each of the 3 tasks of ply " + ply + " failed once: " + failures.messages);
+                assertTrue(failures.messages.stream().allMatch(m -> m.contains("injected failure")), failures.messages::toString);
+            } finally {
+                SparkTestSession.session().conf().unset(TableSolver.FAIL_ONCE_AT_PLY);
+            }
+            assertArrayEquals(reference.results(), retried.results(), "KQKR after the tasks of ply " + ply + " failed halfway");
+        }
+    }
+
+    @Test
+    void aBrokenInvariantStopsTheRunAtItsFirstTaskWithItsMessage(@TempDir Path dir) throws Exception {
+        // a KQK file whose every entry says "no canonical legal position": KQKR's first capture of the rook finds no entry
+        Material kqk = Material.parse("KQK"), kkr = Material.parse("KKR");
+        PositionIndex index = new PositionIndex(kqk);
+        byte[] none = new byte[Math.toIntExact(2 * index.size())];
+        Arrays.fill(none, (byte) IndexedTable.NONE);
+        Files.createDirectories(dir.resolve("kqk"));
+        try (OutputStream out = Files.newOutputStream(dir.resolve("kqk/kqk.tbl"))) {
+            IndexedTable.writePart(index, 0, index.size(), none, none, out);
+        }
+        Map<Material, TableFiles> files = new HashMap<>();
+        files.put(kqk, new TableFiles(kqk, dir.resolve("kqk").toUri().toString(), List.of("kqk.tbl")));
+        files.put(kkr, TableSolverTest.solve(kkr, 2).get(kkr).writeTo(dir.resolve("kkr")));
+        SmallerTables subs = new SmallerTables(SparkTestSession.context(), KQKR, files);
+        try (Failures failures = new Failures()) {
+            IOException e = assertThrows(IOException.class, () -> new TableSolver(SparkTestSession.context(), 2, 1, System.out::println).solve(KQKR, subs));
+            assertTrue(e.getMessage().startsWith("TableInvariantException: the KQK table has no entry"), e.getMessage());
+            assertEquals(1, e.getMessage().lines().count(), e.getMessage());
+            SparkTestSession.context().sc().listenerBus().waitUntilEmpty();
+            Map<String, Long> attempts = new HashMap<>();
+            for (String m : failures.messages) attempts.merge(m.substring(0, m.indexOf(':')), 1L, Long::sum);
+            // the stage is cancelled at the first failure; a retry Spark had already started may fail too, never the 4 tries allowed
+            assertTrue(!attempts.isEmpty() && attempts.values().stream().allMatch(n -> n <= 2), "no task tried more than twice: " + failures.messages);
+        } finally {
+            subs.release();
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package tablebase.output;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tablebase.GeneratedTables;
+import tablebase.SparkTestSession;
+import tablebase.chess.Material;
+import tablebase.chess.Position;
+import tablebase.cli.Generate;
+import tablebase.probe.Manifest;
+import tablebase.probe.ProbeResult;
+import tablebase.probe.Tablebase;
+
+/**
+ * A table written as several part files (each a range of king pairs) is one table to the probe and to the bigger
+ * tables whose executors map it: the same answers as the table in one file, the same bigger table.
+ */
+class PartFilesTest {
+    @Test
+    void aTableInPartsProbesAsInOneFileAndItsBiggerTableIsTheSame(@TempDir Path dir) throws Exception {
+        Path whole = GeneratedTables.folder("KQKR"); // its KQK beside it, in one file
+        SparkTestSession.session().conf().set(Generate.ENTRIES_PER_FILE, "10000");
+        try {
+            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQK", "--out", dir.resolve("kqk").toString()}));
+        } finally {
+            SparkTestSession.session().conf().unset(Generate.ENTRIES_PER_FILE);
+        }
+        List<Map<?, ?>> parts = Manifest.packedFiles(Manifest.read(dir.resolve("kqk").resolve(Manifest.FILE)));
+        assertTrue(parts.size() >= 5, parts.size() + " parts of at most 10,000 entries");
+        long next = 0;
+        for (Map<?, ?> part : parts) { // contiguous ranges of the index, each file as the manifest says
+            assertEquals(next, ((Number) part.get("first_index")).longValue());
+            next = ((Number) part.get("end_index")).longValue();
+            assertEquals(((Number) part.get("bytes")).longValue(), Files.size(dir.resolve("kqk").resolve(String.valueOf(part.get("name")))));
+        }
+
+        Material kqk = Material.parse("KQK");
+        try (Tablebase inParts = Tablebase.open(dir.resolve("kqk"), Tablebase.Check.SHA256); Tablebase inOne = Tablebase.open(whole.getParent().resolve("kqk"))) {
+            long checked = 0;
+            for (long key = 0; key < 1L << 19; key++) {
+                Position p = Position.fromKey(kqk, key);
+                if (p.key() != key || !p.isLegal()) continue;
+                assertEquals(inOne.probeDtm(p), inParts.probeDtm(p), p::toString);
+                if (key % 97 == 0) {
+                    ProbeResult a = inOne.probe(p), b = inParts.probe(p);
+                    assertEquals(a.bestMove(), b.bestMove(), p::toString);
+                    assertEquals(a.mainline(), b.mainline(), p::toString);
+                }
+                checked++;
+            }
+            assertTrue(checked > 100_000, checked + " positions");
+        }
+
+        // KQKR beside it: its executors map the KQK parts for the captures of the rook
+        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", dir.resolve("kqkr").toString(), "--partitions", "2"}));
+        assertArrayEquals(Files.readAllBytes(whole.resolve("kqkr.tbl")), Files.readAllBytes(dir.resolve("kqkr").resolve("kqkr.tbl")));
+    }
+}
