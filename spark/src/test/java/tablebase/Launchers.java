@@ -28,7 +28,12 @@ public final class Launchers {
 
     /** Runs to the end and returns the exit code; a run over {@code seconds} is killed and fails the test. */
     public static int run(Path log, int seconds, String script, Object... args) throws Exception {
-        Process p = start(log, script, args);
+        return run(Map.of(), log, seconds, script, args);
+    }
+
+    /** {@link #run(Path, int, String, Object...)} with extra environment variables. */
+    public static int run(Map<String, String> env, Path log, int seconds, String script, Object... args) throws Exception {
+        Process p = start(env, log, script, args);
         try {
             if (!p.waitFor(seconds, java.util.concurrent.TimeUnit.SECONDS))
                 throw new AssertionError("jobs/" + script + " did not finish in " + seconds + " s; log " + log);

@@ -143,10 +143,11 @@ public final class TableSolver {
         List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
         WorkFolder work = workDir == null || partitions == 1 ? null : WorkFolder.open(WorkFolder.ofTable(workDir, material), material, partitions, jsc.hadoopConfiguration());
         int resumeAt = work == null ? -1 : work.lastLevel();
+        ExecutorHeaps executorHeaps = new ExecutorHeaps(jsc);
         try (FailFast failFast = new FailFast(jsc.sc())) {
             label(material.name() + ": " + (resumeAt >= 0 ? "ply " + resumeAt + " read back" : "init"));
             JavaRDD<TableSlice> slices = checkpointed(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
-                    : jsc.parallelize(ids, partitions).map(p -> TableSlice.init(index, gen, subs, starts[p], starts[p + 1])));
+                    : jsc.parallelize(ids, partitions).map(p -> executorHeaps.after(TableSlice.init(index, gen, subs, starts[p], starts[p + 1]))));
             if (resumeAt >= 0) progress.accept(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
             long frontier = stopping(failFast, () -> frontier(slices));
             int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
@@ -157,11 +158,12 @@ public final class TableSolver {
             JavaRDD<TableSlice> solved;
             if (partitions == 1) {
                 label(material.name() + ": every ply in one task");
-                solved = checkpointed(slices.map(s -> s.solveAlone(index, gen)));
+                solved = checkpointed(slices.map(s -> executorHeaps.after(s.solveAlone(index, gen))));
                 stopping(failFast, () -> frontier(solved));
                 slices.unpersist(false);
             } else {
-                solved = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent, work, resumeAt + 1, heap, failFast);
+                solved = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent, work, resumeAt + 1, heap, failFast,
+                        executorHeaps);
             }
             heap.sample();
             label(material.name() + ": figures of the results");
@@ -177,9 +179,10 @@ public final class TableSolver {
             double seconds = (System.nanoTime() - start) / 1e9;
             long positions = figures.canonicalPositions();
             long peak = heap.peak(), sampled = heap.sampled();
-            progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry%s",
+            progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry%s%s",
                     material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size(),
-                    sampleLiveHeap ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", sampled >> 20, (double) sampled / index.size()) : ""));
+                    sampleLiveHeap ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", sampled >> 20, (double) sampled / index.size()) : "",
+                    executorHeaps.describe()));
             return new SolvedTable(material, blocks, figures, seconds);
         } finally {
             heap.close();
@@ -222,7 +225,7 @@ public final class TableSolver {
     /** The plies over the partitions, each a Spark stage that shuffles the kings' un-moves; returns the last slices, kept. */
     private JavaRDD<TableSlice> solvePlies(Material material, PositionIndex index, MoveGenerator gen, JavaRDD<TableSlice> slices, int partitions,
                                            int[] partitionOfKingPair, long frontier, int lastEvent, WorkFolder work, int firstPly, LiveHeap heap,
-                                           FailFast failFast) throws IOException {
+                                           FailFast failFast, ExecutorHeaps executorHeaps) throws IOException {
         ShuffleMeter meter = new ShuffleMeter(jsc.sc());
         int failOnceAt = Integer.parseInt(setting(jsc, FAIL_ONCE_AT_PLY, "-1"));
         try {
@@ -236,7 +239,7 @@ public final class TableSolver {
                 JavaRDD<TableSlice> next = checkpointed(slices.zipPartitions(
                         slices.mapPartitionsToPair(own -> own.next().kingUnmoves(ply - 1, index, gen, partitionOfKingPair))
                                 .partitionBy(new ToPartition(partitions)).values(),
-                        (own, kingKeys) -> List.of(own.next().next(ply, index, gen, failOnce ? failingFirstAttempt(kingKeys) : kingKeys)).iterator()));
+                        (own, kingKeys) -> List.of(executorHeaps.after(own.next().next(ply, index, gen, failOnce ? failingFirstAttempt(kingKeys) : kingKeys))).iterator()));
                 try {
                     frontier = frontier(next);
                     if (work != null) {
@@ -294,6 +297,38 @@ public final class TableSolver {
 
     private static long frontier(JavaRDD<TableSlice> slices) {
         return slices.map(s -> (long) s.frontierSize).reduce(Long::sum);
+    }
+
+    /**
+     * The peak heap after GC of each executor, since it started, as its tasks report it: on a cluster, what the
+     * executors hold (the driver's own is {@link LiveHeap}); in local mode the executor is the driver.
+     */
+    static final class ExecutorHeaps implements java.io.Serializable {
+        private final org.apache.spark.util.CollectionAccumulator<scala.Tuple2<String, Long>> reports;
+
+        ExecutorHeaps(JavaSparkContext jsc) { reports = jsc.sc().collectionAccumulator("executors' peak heap"); }
+
+        /** Reports this executor's peak, at the end of a task's kernel; returns what the kernel made. */
+        <T> T after(T made) {
+            reports.add(new scala.Tuple2<>(org.apache.spark.SparkEnv.get().executorId(), JvmHeap.WATCH.peak()));
+            return made;
+        }
+
+        /** "; executors' peak live heap (after GC): 0 1,234 MB, 1 1,100 MB", or nothing in local mode. */
+        String describe() {
+            java.util.TreeMap<String, Long> peaks = new java.util.TreeMap<>();
+            for (scala.Tuple2<String, Long> r : reports.value()) peaks.merge(r._1(), r._2(), Math::max);
+            peaks.remove("driver");
+            if (peaks.isEmpty()) return "";
+            StringBuilder b = new StringBuilder("; executors' peak live heap (after GC):");
+            peaks.forEach((id, bytes) -> b.append(String.format(" %s %,d MB,", id, bytes >> 20)));
+            return b.substring(0, b.length() - 1);
+        }
+    }
+
+    /** The peak heap after GC of this JVM since it started: an executor's, watched from its first task on. */
+    static final class JvmHeap {
+        static final LiveHeap WATCH = new LiveHeap(false); // never closed: it lives as long as the JVM
     }
 
     /**

@@ -22,7 +22,8 @@ import tablebase.Launchers;
 /**
  * A real Spark standalone cluster on 127.0.0.1 (a master and three single-core workers started by
  * jobs/cluster from the Maven jars), the application jar submitted with spark-submit: its packed file is
- * byte-identical to local mode's, also when a worker is killed in the middle of the run.
+ * byte-identical to local mode's, also with tasks run away from their cached slices, speculative copies, a 512 MB
+ * driver, and a worker killed in the middle of the run.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterIT {
@@ -91,9 +92,12 @@ class ClusterIT {
     void aTableWithBothSidesArmedIsTheSameOnTheClusterOverItsPartitions() throws Exception {
         Path cluster = dir.resolve("krkn"), local = Files.createDirectories(dir.resolve("local")).resolve("krkn");
         Path log = dir.resolve("krkn-submit.log"), localLog = dir.resolve("krkn-local.log");
-        // small partitions, so that the plies shuffle the kings' un-moves between the two executors
+        // small partitions, so that the plies shuffle the kings' un-moves between the executors; tasks sent away from
+        // the executor that keeps their slices (no locality wait) and speculative copies of the slow ones
         int exit = Launchers.run(log, 900, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
-                "--endgame", "KRKN", "--out", cluster, "--partitions", 3, "--conf", "spark.tablebase.entriesPerPartition=100000");
+                "--endgame", "KRKN", "--out", cluster, "--partitions", 3, "--conf", "spark.tablebase.entriesPerPartition=100000",
+                "--conf", "spark.locality.wait=0", "--conf", "spark.speculation=true", "--conf", "spark.speculation.multiplier=1.2",
+                "--conf", "spark.speculation.quantile=0.3");
         assertEquals(0, exit, Files.readString(log));
         assertTrue(Files.readString(log).contains("shuffled"), Files.readString(log));
         assertEquals(0, Launchers.run(localLog, 600, "generate", "--endgame", "KRKN", "--out", local), () -> read(localLog));
@@ -104,6 +108,22 @@ class ClusterIT {
 
     @Test
     @Order(3)
+    void aTableSolvedInOneTaskIsRightWhereverItsTasksRunOnASmallDriver() throws Exception {
+        byte[] local = Files.readAllBytes(tablebase.GeneratedTables.folder("KQKR").resolve("kqkr.tbl"));
+        for (int run = 0; run < 3; run++) {
+            Path out = dir.resolve("kqkr-" + run).resolve("kqkr"), log = dir.resolve("kqkr-" + run + ".log");
+            // no locality wait: the task that solves a table runs wherever a core is free, not where its slice is kept;
+            // a 512 MB driver, which holds no table
+            int exit = Launchers.run(java.util.Map.of("DRIVER_MEMORY", "512m"), log, 600, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
+                    "--endgame", "KQKR", "--out", out, "--conf", "spark.locality.wait=0", "--conf", "spark.speculation=true");
+            assertEquals(0, exit, () -> tail(read(log), 80));
+            assertTrue(read(log).contains("KQKR: longest win 35 moves with White to move"), () -> tail(read(log), 80));
+            assertArrayEquals(local, Files.readAllBytes(out.resolve("kqkr.tbl")), "run " + run);
+        }
+    }
+
+    @Test
+    @Order(4)
     void losingAWorkerInTheMiddleOfATableStillEndsWithTheSameFiles() throws Exception {
         Path out = dir.resolve("kbnk-lost-worker"), log = dir.resolve("lost-worker.log");
         // partitions of at most 1,000,000 entries: KBNK's plies are Spark stages over both executors, saved to --work
