@@ -13,12 +13,23 @@ final class Args {
         UsageException(String message) { super(message); }
     }
 
+    /** {@code --help} or {@code -h}: the usage is printed on standard output, exit code 0. */
+    static final class HelpRequested extends RuntimeException {
+        HelpRequested() { super("help", null, false, false); }
+    }
+
+    /** The options that may be given more than once, each adding a value. */
+    private static final Set<String> REPEATABLE = Set.of("--conf");
+
     private final Map<String, List<String>> options = new LinkedHashMap<>();
     private final List<String> positional = new ArrayList<>();
 
     Args(String[] argv, Set<String> valued, Set<String> flags) {
+        for (String a : argv) if (a.equals("--help") || a.equals("-h")) throw new HelpRequested();
         for (int i = 0; i < argv.length; i++) {
             String a = argv[i];
+            if ((valued.contains(a) || flags.contains(a)) && options.containsKey(a) && !REPEATABLE.contains(a))
+                throw new UsageException(a + " is given twice");
             if (valued.contains(a)) {
                 if (i + 1 >= argv.length) throw new UsageException(a + " needs a value");
                 options.computeIfAbsent(a, k -> new ArrayList<>()).add(argv[++i]);
@@ -34,7 +45,7 @@ final class Args {
 
     String get(String name, String fallback) {
         List<String> values = options.get(name);
-        return values == null ? fallback : values.get(values.size() - 1);
+        return values == null ? fallback : values.get(0);
     }
 
     String required(String name) {

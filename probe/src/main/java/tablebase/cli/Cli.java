@@ -14,6 +14,9 @@ public final class Cli {
     public static int run(String name, String usage, Callable<Integer> command) {
         try {
             return command.call();
+        } catch (Args.HelpRequested e) {
+            System.out.println(usage);
+            return 0;
         } catch (Args.UsageException e) {
             System.err.println(name + ": " + e.getMessage());
             System.err.println(usage);

@@ -24,7 +24,8 @@ import tablebase.probe.TablebaseException;
  */
 public final class Probe {
     static final String USAGE = "usage: probe (--table DIR | --tables DIR) [--json] [FEN]\n"
-            + "  --table: one table's folder; --tables: a folder of table folders; without a FEN: one FEN a line on standard input";
+            + "  --table: one table's folder; --tables: a folder of table folders; without a FEN: one FEN a line on standard input\n"
+            + "example: jobs/probe --tables out \"8/8/8/3k4/8/8/4r3/KQ6 w - - 0 1\"";
 
     private Probe() {}
 

@@ -8,7 +8,8 @@ import tablebase.web.ProbeServer;
 
 /** {@code jobs/serve}: the board explorer and {@code /api/probe} on localhost until interrupted. */
 public final class Serve {
-    static final String USAGE = "usage: serve (--table DIR | --tables DIR) [--port 8080] [--host 127.0.0.1] [--threads N]";
+    static final String USAGE = "usage: serve (--table DIR | --tables DIR) [--port 8080] [--host 127.0.0.1] [--threads N]\n"
+            + "example: jobs/serve --tables out --port 8080   (then open http://127.0.0.1:8080/)";
 
     private Serve() {}
 

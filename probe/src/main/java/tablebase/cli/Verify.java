@@ -6,7 +6,8 @@ import tablebase.probe.Tablebase;
 
 /** {@code jobs/verify}: reads every file of a table (or a folder of tables) and checks it against its manifest's SHA-256. */
 public final class Verify {
-    static final String USAGE = "usage: verify (--table DIR | --tables DIR)";
+    static final String USAGE = "usage: verify (--table DIR | --tables DIR)\n"
+            + "example: jobs/verify --tables out";
 
     private Verify() {}
 

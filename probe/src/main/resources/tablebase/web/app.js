@@ -280,7 +280,8 @@ async function update(keepLine) {
     const response = await fetch('/api/probe?fen=' + encodeURIComponent(fen));
     const answer = await response.json();
     if (id !== request) return;
-    if (answer.error) showRefusal((response.status === 404 ? '' : 'Illegal position: ') + answer.error, response.status === 404 ? 'missing' : 'illegal', keepLine);
+    if (answer.error) showRefusal(response.status === 404 ? answer.error : 'Illegal position: ' + answer.error.replace(/^illegal position: /i, ''),
+        response.status === 404 ? 'missing' : 'illegal', keepLine);
     else showProbe(answer, keepLine);
   } catch (e) {
     if (id === request) showResult('The server did not answer: ' + e.message, 'illegal', null);

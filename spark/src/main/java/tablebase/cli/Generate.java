@@ -27,7 +27,8 @@ import tablebase.table.TablePlan;
 /** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
 public final class Generate {
     static final String USAGE = "usage: generate --endgame KBNK --out DIR [--work DIR] [--master local[*]] [--partitions N]"
-            + " [--overwrite] [--conf spark.key=value ...]";
+            + " [--overwrite] [--conf spark.key=value ...]\n"
+            + "example: jobs/generate --endgame KQKR --out out/kqkr   (its smaller tables go beside it: out/kqk, out/kkr)";
 
     /** The Spark property for the fewest entries a partition of a table gets (smaller tables get fewer partitions, down to one task). */
     public static final String ENTRIES_PER_PARTITION = "spark.tablebase.entriesPerPartition";

@@ -18,9 +18,20 @@ final class SparkOptions {
             if (eq <= 0) throw new Args.UsageException("--conf takes key=value, not '" + pair + "'");
             conf.set(pair.substring(0, eq), pair.substring(eq + 1));
         }
-        if (args.has("--master")) conf.setMaster(args.get("--master", null));
+        if (args.has("--master")) conf.setMaster(checkedMaster(args.get("--master", null)));
         conf.setIfMissing("spark.master", "local[*]");
         return conf;
+    }
+
+    /** The masters Spark knows: local ones, a standalone cluster, YARN, Kubernetes, Mesos. */
+    private static final java.util.regex.Pattern MASTER = java.util.regex.Pattern.compile(
+            "local|local\\[(\\*|\\d+)(,\\d+)?]|local-cluster\\[\\d+,\\d+,\\d+]|spark://.+|yarn|k8s://.+|mesos://.+");
+
+    /** A master Spark would refuse with a stack trace, refused first in one line. */
+    private static String checkedMaster(String master) {
+        if (!MASTER.matcher(master).matches())
+            throw new Args.UsageException("--master takes local[N], spark://HOST:PORT, yarn or k8s://URL, not '" + master + "'");
+        return master;
     }
 
     /**
@@ -45,7 +56,14 @@ final class SparkOptions {
      */
     static int withSession(Args args, String appName, SessionWork work) throws Exception {
         boolean ownSession = SparkSession.getActiveSession().isEmpty();
-        SparkSession spark = SparkSession.builder().config(conf(args, appName)).getOrCreate();
+        SparkConf conf = conf(args, appName);
+        SparkSession spark;
+        try {
+            spark = SparkSession.builder().config(conf).getOrCreate();
+        } catch (Exception e) { // a master Spark cannot parse or reach, a setting it refuses: one line, not its stack trace
+            String why = e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+            throw new IllegalArgumentException("Spark did not start with master " + conf.get("spark.master") + ": " + why);
+        }
         try {
             return work.run(spark);
         } finally {

@@ -13,7 +13,8 @@ import tablebase.output.TableView;
 
 /** {@code jobs/sql}: runs Spark SQL with the table registered as a view named after its endgame ({@code kbnk}). */
 public final class Sql {
-    static final String USAGE = "usage: sql --table DIR [--csv | --json] [--master local[*]] [--conf spark.key=value ...] \"SELECT ...\"";
+    static final String USAGE = "usage: sql --table DIR [--csv | --json] [--master local[*]] [--conf spark.key=value ...] \"SELECT ...\"\n"
+            + "example: jobs/sql --table out/kbnk \"SELECT dtm, sum(positions) FROM kbnk WHERE result = 'win' GROUP BY dtm ORDER BY dtm\"";
     /** Rows an aligned table shows; --csv and --json stream every row. */
     static final int ALIGNED_ROWS = 1000;
 

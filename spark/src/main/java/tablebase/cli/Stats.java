@@ -14,7 +14,8 @@ import tablebase.output.TableView;
 
 /** {@code jobs/stats}: a table's statistics with Spark SQL over its Parquet export, and optionally PNG charts. */
 public final class Stats {
-    static final String USAGE = "usage: stats --table DIR [--plots OUT_DIR] [--master local[*]] [--conf spark.key=value ...]";
+    static final String USAGE = "usage: stats --table DIR [--plots OUT_DIR] [--master local[*]] [--conf spark.key=value ...]\n"
+            + "example: jobs/stats --table out/kqkr --plots out/kqkr-charts";
 
     private Stats() {}
 

@@ -40,6 +40,23 @@ class GenerateCliTest {
     }
 
     @Test
+    void helpShowsTheUsageWithAnExampleAndARepeatedOptionOrAnUnknownMasterIsRefused(@TempDir Path dir) {
+        for (String help : new String[] {"--help", "-h"}) {
+            CliRun r = run("--endgame", "KQK", help);
+            assertEquals(0, r.exit(), r.err());
+            assertTrue(r.out().startsWith("usage: generate --endgame") && r.out().contains("example: jobs/generate --endgame"), r.out());
+        }
+        CliRun twice = run("--endgame", "KQK", "--endgame", "KRK", "--out", dir.resolve("t").toString());
+        assertEquals(2, twice.exit());
+        assertTrue(twice.err().startsWith("generate: --endgame is given twice"), twice.err());
+        CliRun master = run("--endgame", "KQK", "--out", dir.resolve("t").toString(), "--master", "bogus://x");
+        assertEquals(2, master.exit());
+        assertTrue(master.err().startsWith("generate: --master takes local[N], spark://HOST:PORT"), master.err());
+        assertFalse(master.err().contains("\tat "), master.err());
+        assertFalse(Files.exists(dir.resolve("t")));
+    }
+
+    @Test
     void aGeneralEndgameWritesItsSmallerTablesBesideItAndReusesThem(@TempDir Path dir) throws Exception {
         SparkTestSession.get();
         Path out = dir.resolve("kbkn");

@@ -35,6 +35,16 @@ class ProbeCliTest {
     }
 
     @Test
+    void helpShowsTheUsageWithAnExampleAndARepeatedOptionIsRefused() {
+        CliRun help = run("", "-h");
+        assertEquals(0, help.exit(), help.err());
+        assertTrue(help.out().startsWith("usage: probe") && help.out().contains("example: jobs/probe"), help.out());
+        CliRun twice = run("", "--table", table, "--table", table, WIN);
+        assertEquals(2, twice.exit());
+        assertTrue(twice.err().startsWith("probe: --table is given twice"), twice.err());
+    }
+
+    @Test
     void aWinIsToldWithItsBestMoveAndTheWholeLineInSanAndUci() {
         ProbeResult expected = api.probe(WIN);
         CliRun r = run("", "--table", table, WIN);
