@@ -1,5 +1,5 @@
 -- Mate-depth statistics over the KBNK Parquet export, in Spark SQL (the queries of kbnk_mate_depth.ipynb).
--- Run it with jobs/sql --table out/kbnk, which registers the views kbnk (one row per canonical position, standing
+-- Run it with jobs/sql --table out/kbnk --file notebooks/kbnk_mate_depth.sql, which registers the views kbnk (one row per canonical position, standing
 -- for `positions` positions) and kbnk_positions (every position, one row each).
 -- The test suite (NotebooksTest) runs every statement here against a freshly generated table.
 

@@ -1,5 +1,5 @@
 -- Where the defending rook holds out longest in KQKR, in Spark SQL (the queries of kqkr_rook_defence.ipynb).
--- Run it with jobs/sql --table out/kqkr, which registers the views kqkr (one row per canonical position, standing
+-- Run it with jobs/sql --table out/kqkr --file notebooks/kqkr_rook_defence.sql, which registers the views kqkr (one row per canonical position, standing
 -- for `positions` positions) and kqkr_positions (every position, one row each).
 -- The test suite (NotebooksTest) runs every statement here against a freshly generated table.
 

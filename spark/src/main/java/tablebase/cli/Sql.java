@@ -1,6 +1,9 @@
 package tablebase.cli;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -11,9 +14,15 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import tablebase.output.TableView;
 
-/** {@code jobs/sql}: runs Spark SQL with the table registered as a view named after its endgame ({@code kbnk}). */
+/**
+ * {@code jobs/sql}: runs Spark SQL, a query or a file of statements, with a table (or every table of a folder)
+ * registered as views named after its endgame ({@code kbnk}, {@code kbnk_positions}).
+ */
 public final class Sql {
-    static final String USAGE = "usage: sql --table DIR [--csv | --json] [--master local[*]] [--conf spark.key=value ...] \"SELECT ...\"\n"
+    static final String USAGE = "usage: sql (--table DIR | --tables DIR) [--csv | --json] [--master local[*]] [--conf spark.key=value ...]"
+            + " (\"SELECT ...\" | --file FILE.sql)\n"
+            + "  --table: one table's folder; --tables: a folder of table folders, each a view named after its endgame;\n"
+            + "  --file: a file of statements ending in ';', with -- comments, each result printed in turn\n"
             + "example: jobs/sql --table out/kbnk \"SELECT dtm, sum(positions) FROM kbnk WHERE result = 'win' GROUP BY dtm ORDER BY dtm\"";
     /** Rows an aligned table shows; --csv and --json stream every row. */
     static final int ALIGNED_ROWS = 1000;
@@ -25,17 +34,30 @@ public final class Sql {
     }
 
     static int sql(String[] argv) throws Exception {
-        Args args = new Args(argv, Set.of("--table", "--master", "--conf"), Set.of("--csv", "--json"));
-        if (args.positional().size() != 1) throw new Args.UsageException("give one query, quoted");
+        Args args = new Args(argv, Set.of("--table", "--tables", "--file", "--master", "--conf"), Set.of("--csv", "--json"));
         if (args.has("--csv") && args.has("--json")) throw new Args.UsageException("--csv and --json exclude each other");
-        String folder = args.required("--table");
-        String query = args.positional().get(0);
+        if (args.has("--table") == args.has("--tables")) throw new Args.UsageException("give --table DIR or --tables DIR");
+        List<String> statements;
+        if (args.has("--file")) {
+            if (!args.positional().isEmpty()) throw new Args.UsageException("give a query or --file, not both");
+            Path file = Path.of(args.get("--file", null));
+            if (!Files.isRegularFile(file)) throw new NoSuchFileException(file + ": no such file");
+            statements = SqlScript.statements(Files.readString(file));
+            if (statements.isEmpty()) throw new IllegalArgumentException(file + " holds no statement");
+        } else {
+            if (args.positional().size() != 1) throw new Args.UsageException("give one query, quoted, or --file FILE.sql");
+            statements = List.of(args.positional().get(0));
+        }
         return SparkOptions.withSession(args, "tablebase-sql", spark -> {
-            TableView.register(spark, folder);
-            Dataset<Row> result = query(spark, query);
-            if (args.has("--json")) json(result, System.out);
-            else if (args.has("--csv")) csv(result, System.out);
-            else aligned(result, System.out);
+            if (args.has("--table")) TableView.register(spark, args.get("--table", null));
+            else TableView.registerFolder(spark, args.get("--tables", null));
+            for (int k = 0; k < statements.size(); k++) {
+                if (k > 0 && !args.has("--json") && !args.has("--csv")) System.out.println();
+                Dataset<Row> result = query(spark, statements.get(k));
+                if (args.has("--json")) json(result, System.out);
+                else if (args.has("--csv")) csv(result, System.out);
+                else aligned(result, System.out);
+            }
             return 0;
         });
     }

@@ -45,6 +45,18 @@ public record TableView(Material material, String name, String folder) {
         return new TableView(material, name, folder);
     }
 
+    /** Registers every table folder of {@code folder} (those holding a manifest), each under its endgame's name. */
+    public static java.util.List<TableView> registerFolder(SparkSession spark, String folder) throws IOException {
+        Path root = new Path(folder);
+        FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
+        if (!fs.isDirectory(root)) throw new NoSuchFileException(folder + ": no such folder");
+        java.util.List<TableView> views = new java.util.ArrayList<>();
+        for (org.apache.hadoop.fs.FileStatus child : fs.listStatus(root))
+            if (child.isDirectory() && fs.isFile(new Path(child.getPath(), Manifest.FILE))) views.add(register(spark, child.getPath().toString()));
+        if (views.isEmpty()) throw new NoSuchFileException(folder + ": holds no table folder (make them with jobs/generate --out " + folder + "/kqkr)");
+        return views;
+    }
+
     /** SQL functions of the view of every position: the symmetries giving a row's distinct images, and an image's FEN. */
     static final String IMAGE_SYMMETRIES = "image_symmetries", IMAGE_FEN = "image_fen";
 
