@@ -4,7 +4,10 @@ import java.util.Set;
 import tablebase.chess.Material;
 import tablebase.probe.Tablebase;
 
-/** {@code jobs/verify}: reads every file of a table (or a folder of tables) and checks it against its manifest's SHA-256. */
+/**
+ * {@code jobs/verify}: reads every file of a table (or a folder of tables) that its manifest lists, the packed parts,
+ * the seed file and the Parquet files, and checks it against its SHA-256.
+ */
 public final class Verify {
     static final String USAGE = "usage: verify (--table DIR | --tables DIR)\n"
             + "example: jobs/verify --tables out";
@@ -20,7 +23,7 @@ public final class Verify {
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         long start = System.nanoTime();
         try (Tablebase tables = Cli.openTables(args, Tablebase.Check.SHA256)) {
-            System.out.printf("verified %s: every file matches the SHA-256 in its manifest (%.1f s)%n",
+            System.out.printf("verified %s: every packed, seed and Parquet file matches the SHA-256 in its manifest (%.1f s)%n",
                     String.join(", ", tables.materials().stream().map(Material::name).toList()), (System.nanoTime() - start) / 1e9);
         }
         return 0;

@@ -31,7 +31,10 @@ import tablebase.probe.ProbeResult.MoveResult;
  * empty instead of throwing the first two.
  */
 public final class Tablebase implements AutoCloseable {
-    /** How much {@link #open(Path, Check)} reads: the headers and sizes, or every byte against the manifest's SHA-256. */
+    /**
+     * How much {@link #open(Path, Check)} reads: the headers and sizes, or every byte of every file the manifests
+     * list (packed parts, the seed file, the Parquet files) against its SHA-256.
+     */
     public enum Check { HEADERS, SHA256 }
 
     /** By result byte (ply + 1, 0 a draw): the signed DTM and the win / draw / loss, looked up rather than branched on. */
@@ -91,6 +94,11 @@ public final class Tablebase implements AutoCloseable {
         if (check == Check.SHA256) {
             for (Map<?, ?> part : parts) verify(folder.resolve(String.valueOf(part.get("name"))), part);
             if (manifest.get("seed_file") instanceof Map<?, ?> seed) verify(folder.resolve(String.valueOf(seed.get("name"))), seed);
+            if (manifest.get("parquet") instanceof Map<?, ?> parquet && parquet.get("files") instanceof List<?> rows)
+                for (Object f : rows) {
+                    Map<?, ?> file = (Map<?, ?>) f;
+                    verify(folder.resolve(String.valueOf(parquet.get("path"))).resolve(String.valueOf(file.get("name"))), file);
+                }
         }
         tables.put(material, table);
         if (manifest.get("sub_tables") instanceof List<?> subs)

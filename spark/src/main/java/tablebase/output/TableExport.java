@@ -82,6 +82,7 @@ public final class TableExport {
             jsc.setJobDescription(material.name() + ": Parquet rows");
             spark.createDataFrame(bestMoves.flatMap(b -> PositionRows.of(index, b.lo(), b.results(), b.moves())), PositionRows.schema(material))
                     .write().parquet(new Path(staging, PARQUET).toString());
+            List<Map<String, Object>> parquetFiles = hashParquet(jsc, new Path(staging, PARQUET), smaller);
             jsc.setJobDescription(material.name() + ": packed files");
             List<Map<String, Object>> files = new ArrayList<>(bestMoves.map(b -> writePart(staging, index, parts, starts, b, smaller.hadoop())).collect());
             Map<String, Object> seed = null;
@@ -90,11 +91,28 @@ public final class TableExport {
                 seed = writeSeed(jsc, staging, index, planeFiles, smaller);
             }
             new Path(planes).getFileSystem(jsc.hadoopConfiguration()).delete(new Path(planes), true);
-            return writeManifest(table, files, seed, folder, run);
+            return writeManifest(table, files, parquetFiles, seed, folder, run);
         } finally {
             bestMoves.unpersist(false);
             jsc.setJobDescription(null);
         }
+    }
+
+    /** The Parquet files Spark wrote into {@code dir} (its data files, by name), each hashed by a task: their manifest entries. */
+    private static List<Map<String, Object>> hashParquet(JavaSparkContext jsc, Path dir, SmallerTables smaller) throws IOException {
+        List<String> names = new ArrayList<>();
+        for (org.apache.hadoop.fs.FileStatus f : dir.getFileSystem(jsc.hadoopConfiguration()).listStatus(dir))
+            if (f.isFile() && f.getPath().getName().endsWith(".parquet")) names.add(f.getPath().getName());
+        names.sort(null);
+        if (names.isEmpty()) return List.of();
+        String root = dir.toString();
+        return jsc.parallelize(names, Math.min(names.size(), jsc.defaultParallelism())).map(name -> {
+            Path file = new Path(root, name);
+            FileSystem fs = file.getFileSystem(smaller.hadoop());
+            try (java.io.InputStream in = fs.open(file)) {
+                return fileEntry(name, fs.getFileStatus(file).getLen(), Manifest.sha256(in));
+            }
+        }).collect();
     }
 
     /** A solved block's result plane in a file: entries {@code first .. end - 1} from its start. */
@@ -212,9 +230,9 @@ public final class TableExport {
         return file;
     }
 
-    /** {@code files}: the packed part files' entries; {@code seed}: the seed's KBNK file, or null. */
-    private static Map<String, Object> writeManifest(SolvedTable table, List<Map<String, Object>> files, Map<String, Object> seed, OutputFolder folder,
-                                                     Run run)
+    /** {@code files}: the packed part files' entries; {@code parquetFiles}: the Parquet files'; {@code seed}: the seed's KBNK file, or null. */
+    private static Map<String, Object> writeManifest(SolvedTable table, List<Map<String, Object>> files, List<Map<String, Object>> parquetFiles,
+                                                     Map<String, Object> seed, OutputFolder folder, Run run)
             throws IOException {
         Material material = table.material();
         PositionIndex index = table.index();
@@ -246,7 +264,11 @@ public final class TableExport {
         }
         m.put("longest_dtm", longest);
         m.put("dtm_histogram", histogram);
-        m.put("parquet", Map.of("path", PARQUET, "rows", rows));
+        Map<String, Object> parquet = new LinkedHashMap<>();
+        parquet.put("path", PARQUET);
+        parquet.put("rows", rows);
+        parquet.put("files", parquetFiles);
+        m.put("parquet", parquet);
         files.sort(java.util.Comparator.comparingLong(f -> (Long) f.get("first_index")));
         m.put(Manifest.PACKED_FILES, files);
         if (seed != null) m.put("seed_file", seed);

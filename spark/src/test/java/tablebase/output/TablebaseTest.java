@@ -208,6 +208,24 @@ class TablebaseTest {
         Tablebase.open(copy).close(); // the header and size are right: a SHA-256 check is asked for
         CorruptTableException damaged = assertThrows(CorruptTableException.class, () -> Tablebase.open(copy, Tablebase.Check.SHA256));
         assertTrue(damaged.getMessage().contains("does not match the SHA-256"), damaged.getMessage());
+
+        // the packed file whole again, a Parquet file damaged: the SHA-256 check reads the rows' files too
+        Files.copy(folder.resolve("kbnk.tbl"), copy.resolve("kbnk.tbl"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(folder.resolve("kbnk.bin"), copy.resolve("kbnk.bin"));
+        Path rows = Files.createDirectories(copy.resolve(TableExport.PARQUET));
+        List<Path> parquet;
+        try (java.util.stream.Stream<Path> files = Files.list(folder.resolve(TableExport.PARQUET))) {
+            parquet = files.filter(f -> f.toString().endsWith(".parquet")).sorted().toList();
+        }
+        assertTrue(!parquet.isEmpty());
+        for (Path f : parquet) Files.copy(f, rows.resolve(f.getFileName()));
+        Tablebase.open(copy, Tablebase.Check.SHA256).close();
+        byte[] part = Files.readAllBytes(parquet.get(0));
+        part[part.length / 2] ^= 1;
+        Files.write(rows.resolve(parquet.get(0).getFileName()), part);
+        CorruptTableException badRows = assertThrows(CorruptTableException.class, () -> Tablebase.open(copy, Tablebase.Check.SHA256));
+        assertTrue(badRows.getMessage().contains(parquet.get(0).getFileName().toString()) && badRows.getMessage().contains("does not match the SHA-256"),
+                badRows.getMessage());
     }
 
     @Test
