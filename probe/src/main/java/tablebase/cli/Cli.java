@@ -11,9 +11,24 @@ import tablebase.probe.TablebaseException;
 public final class Cli {
     private Cli() {}
 
+    /** Set when the JVM shuts down on a signal: what fails then is the stop itself, already told in one line. */
+    private static volatile boolean stopping;
+
+    /** Marks the command as stopping on a signal. */
+    public static void stopping() { stopping = true; }
+
     public static int run(String name, String usage, Callable<Integer> command) {
         try {
             return command.call();
+        } catch (Exception e) {
+            if (stopping) return 130;
+            return failed(name, usage, e);
+        }
+    }
+
+    private static int failed(String name, String usage, Exception thrown) {
+        try {
+            throw thrown;
         } catch (Args.HelpRequested e) {
             System.out.println(usage);
             return 0;

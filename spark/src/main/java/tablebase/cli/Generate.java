@@ -53,9 +53,40 @@ public final class Generate {
         String out = args.required("--out");
         long start = System.nanoTime();
 
+        Thread stop = stopOnSignal(args.get("--work", null));
         try (OutputFolder folder = OutputFolder.prepare(out, args.has("--overwrite"), SparkOptions.hadoop(args))) {
             return SparkOptions.withSession(args, "tablebase-generate", spark -> solve(spark, material, args, folder, start));
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(stop);
+            } catch (IllegalStateException e) {
+                // shutting down already: the hook runs
+            }
         }
+    }
+
+    /**
+     * On SIGINT or SIGTERM: one line instead of the stack traces of the jobs Spark stops, the running jobs cancelled,
+     * no partial folder left; the plies saved in the work folder stay for the same command to resume.
+     */
+    private static Thread stopOnSignal(String work) {
+        Thread hook = new Thread(() -> {
+            Cli.stopping();
+            org.apache.logging.log4j.core.config.Configurator.setRootLevel(org.apache.logging.log4j.Level.OFF);
+            SparkSession.getDefaultSession().foreach(spark -> {
+                try {
+                    if (!spark.sparkContext().isStopped()) spark.sparkContext().cancelAllJobs();
+                } catch (RuntimeException e) {
+                    // Spark's own shutdown hook stopped it meanwhile
+                }
+                return null;
+            });
+            OutputFolder.discardUncommitted();
+            System.err.println("generate: stopped by a signal; no partial folder is left"
+                    + (work == null ? "" : ", and the plies saved in " + work + " let the same command resume"));
+        }, "generate-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        return hook;
     }
 
     /**

@@ -22,6 +22,8 @@ public final class OutputFolder implements AutoCloseable {
     private final Path staging;
     private final boolean overwrite;
     private boolean committed;
+    /** The folders prepared and not yet closed, for {@link #discardUncommitted}. */
+    private static final java.util.Set<OutputFolder> OPEN = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private OutputFolder(FileSystem fs, Path target, Path staging, boolean overwrite) {
         this.fs = fs;
@@ -63,7 +65,20 @@ public final class OutputFolder implements AutoCloseable {
         } catch (IOException e) {
             throw new IOException("cannot create " + out + ": " + e.getMessage().lines().findFirst().orElse(""));
         }
-        return new OutputFolder(fs, out, new Path(parent, "." + out.getName() + ".partial-" + UUID.randomUUID()), overwrite);
+        OutputFolder folder = new OutputFolder(fs, out, new Path(parent, "." + out.getName() + ".partial-" + UUID.randomUUID()), overwrite);
+        OPEN.add(folder);
+        return folder;
+    }
+
+    /** Deletes the staging folder of every folder not committed: a run stopped by a signal leaves no partial folder. */
+    public static void discardUncommitted() {
+        for (OutputFolder folder : OPEN) {
+            try {
+                if (!folder.committed) folder.fs.delete(folder.staging, true);
+            } catch (IOException | RuntimeException e) {
+                // the file system is already closing: nothing more to do
+            }
+        }
     }
 
     /**
@@ -100,6 +115,7 @@ public final class OutputFolder implements AutoCloseable {
     }
 
     @Override public void close() throws IOException {
+        OPEN.remove(this);
         try {
             if (!committed) fs.delete(staging, true);
         } finally {

@@ -18,7 +18,10 @@ import tablebase.SparkTestSession;
 import tablebase.output.TableExport;
 import tablebase.probe.Manifest;
 
-/** kill -9 of the driver in the middle of a run, then the same command again: it continues and ends identical. */
+/**
+ * kill -9 of the driver in the middle of a run, then the same command again: it continues and ends identical; a
+ * SIGTERM stops a run in one line, leaving no partial folder and the plies saved.
+ */
 class ResumeIT {
     @Test
     void aKilledTableContinuesFromItsLastSavedPlyAndWritesTheSameFiles(@TempDir Path dir) throws Exception {
@@ -59,6 +62,37 @@ class ResumeIT {
         Map<String, Object> a = Manifest.read(reference.resolve(Manifest.FILE)), b = Manifest.read(out.resolve(Manifest.FILE));
         for (String key : List.of("endgame", "positions", "longest_dtm", "dtm_histogram", "packed_files", "seed_file"))
             assertEquals(a.get(key), b.get(key), key);
+    }
+
+    @Test
+    void aSignalStopsTheRunInOneLineWithNoPartialFolderAndTheSameCommandResumes(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("kqqk"), work = dir.resolve("work"), log = dir.resolve("stopped.log");
+        Object[] command = {"--endgame", "KQQK", "--out", out, "--work", work, "--partitions", 2, "--conf", "spark.tablebase.entriesPerPartition=1"};
+        Process run = Launchers.start(log, "generate", command);
+        try {
+            Launchers.awaitLine(log, "KQQK: ply  4:", run, 600);
+            run.destroy(); // SIGTERM to the driver's JVM (jobs/generate execs it)
+            assertTrue(run.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "the run did not stop");
+        } finally {
+            run.destroyForcibly();
+        }
+        String text = read(log);
+        assertEquals(143, run.exitValue(), text);
+        List<String> ends = text.lines().filter(l -> l.startsWith("generate: ")).toList();
+        assertEquals(List.of("generate: stopped by a signal; no partial folder is left, and the plies saved in " + work + " let the same command resume"),
+                ends, text);
+        assertFalse(text.lines().anyMatch(l -> l.startsWith("\tat ")), text);
+        try (Stream<Path> beside = Files.list(dir)) {
+            assertTrue(beside.noneMatch(p -> p.getFileName().toString().contains(".partial-")), "no partial folder in " + dir);
+        }
+        assertFalse(Files.exists(out));
+
+        Path again = dir.resolve("again.log");
+        assertEquals(0, Launchers.run(again, 600, "generate", command), () -> read(again));
+        assertTrue(read(again).contains("KQQK: resuming from ply "), read(again));
+        Path plain = dir.resolve("plain"), plainLog = dir.resolve("plain.log");
+        assertEquals(0, Launchers.run(plainLog, 600, "generate", "--endgame", "KQQK", "--out", plain.resolve("kqqk")), () -> read(plainLog));
+        assertArrayEquals(Files.readAllBytes(plain.resolve("kqqk/kqqk.tbl")), Files.readAllBytes(out.resolve("kqqk.tbl")));
     }
 
     private static String read(Path log) {
