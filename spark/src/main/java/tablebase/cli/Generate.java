@@ -31,7 +31,7 @@ public final class Generate {
             + "example: jobs/generate --endgame KQKR --out out/kqkr   (its smaller tables go beside it: out/kqk, out/kkr)";
 
     /** The Spark property for the fewest entries a partition of a table gets (smaller tables get fewer partitions, down to one task). */
-    public static final String ENTRIES_PER_PARTITION = "spark.tablebase.entriesPerPartition";
+    public static final String ENTRIES_PER_PARTITION = TableSolver.ENTRIES_PER_PARTITION_SETTING;
 
     /** The Spark property for the most entries a packed part file holds (a table of more is written as several part files). */
     public static final String ENTRIES_PER_FILE = "spark.tablebase.entriesPerFile";
@@ -107,6 +107,12 @@ public final class Generate {
         String work = args.get("--work", null);
         Map<Material, Future<TableFiles>> written = new HashMap<>();
         SolvedTable table = null;
+        RunPlan plan = RunPlan.of(TablePlan.of(material), folders::present, material);
+        long maxHeap = Runtime.getRuntime().maxMemory();
+        plan.lines(jsc.defaultParallelism(), jsc.isLocal(), maxHeap).forEach(System.out::println);
+        String refusal = jsc.isLocal() ? plan.refusal(maxHeap) : null;
+        if (refusal != null) throw new IllegalArgumentException(refusal);
+        int made = 0, toMake = plan.toMake().size();
         ExecutorService writer = Executors.newSingleThreadExecutor();
         try {
             for (Material m : TablePlan.of(material)) {
@@ -116,6 +122,7 @@ public final class Generate {
                     written.put(m, CompletableFuture.completedFuture(found));
                     continue;
                 }
+                System.out.printf("table %d of %d: %s%n", ++made, toMake, m.name());
                 Map<Material, TableFiles> smaller = new HashMap<>();
                 for (Material sub : TablePlan.exits(m)) smaller.put(sub, finished(written.get(sub))); // its files, once written
                 SmallerTables subs = new SmallerTables(jsc, m, smaller);

@@ -78,6 +78,9 @@ public final class TableSolver {
      */
     public static final String SAMPLE_LIVE_HEAP = "spark.tablebase.sampleLiveHeap";
 
+    /** The Spark property for the fewest entries a partition of a table gets. */
+    public static final String ENTRIES_PER_PARTITION_SETTING = "spark.tablebase.entriesPerPartition";
+
     /** The default fewest entries (index and side) in a partition: a table of up to 2^24 is solved in one task. */
     public static final long ENTRIES_PER_PARTITION = 1L << 24;
 
@@ -143,6 +146,9 @@ public final class TableSolver {
         List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
         WorkFolder work = workDir == null || partitions == 1 ? null : WorkFolder.open(WorkFolder.ofTable(workDir, material), material, partitions, jsc.hadoopConfiguration());
         int resumeAt = work == null ? -1 : work.lastLevel();
+        if (workDir != null && partitions == 1)
+            progress.accept(String.format("%s: solved in one task, so --work saves none of its plies (it takes seconds; --conf %s=%d would split it)",
+                    material.name(), ENTRIES_PER_PARTITION_SETTING, index.size()));
         ExecutorHeaps executorHeaps = new ExecutorHeaps(jsc);
         try (FailFast failFast = new FailFast(jsc.sc())) {
             label(material.name() + ": " + (resumeAt >= 0 ? "ply " + resumeAt + " read back" : "init"));

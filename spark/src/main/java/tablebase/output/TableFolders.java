@@ -44,6 +44,16 @@ public final class TableFolders {
         return m.equals(asked) ? askedFolder.target() : new Path(askedFolder.target().getParent(), TableExport.folderName(m));
     }
 
+    /** Whether a table's folder is there (to reuse, once {@link #find} has checked it). */
+    public boolean present(Material material) {
+        try {
+            Path folder = folderOf(material);
+            return folder.getFileSystem(spark.sparkContext().hadoopConfiguration()).exists(folder);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     /**
      * A smaller table written earlier, its part files checked against its manifest (read through, never held);
      * null when its folder is not there.

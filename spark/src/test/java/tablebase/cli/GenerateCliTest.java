@@ -16,6 +16,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tablebase.SchemeFileSystem;
 import tablebase.SparkTestSession;
+import tablebase.chess.Material;
+import tablebase.chess.PositionIndex;
 import tablebase.output.OutputFolder;
 import tablebase.probe.Manifest;
 import tablebase.probe.ProbeResult;
@@ -37,6 +39,24 @@ class GenerateCliTest {
             assertEquals(1, r.err().lines().count(), r.err());
         }
         assertFalse(Files.exists(dir.resolve("t")));
+    }
+
+    @Test
+    void aTableTooBigForTheHeapIsRefusedUpFrontWithTheHeapItNeeds(@TempDir Path dir) {
+        SparkTestSession.get();
+        // KRPKR: 355,074,048 indexes at 18 bytes each, more than this test JVM's heap
+        long need = (512L << 20) + 18L * new PositionIndex(Material.parse("KRPKR")).size();
+        org.junit.jupiter.api.Assumptions.assumeTrue(need > Runtime.getRuntime().maxMemory(), "a heap this large holds KRPKR");
+        CliRun r = run("--endgame", "KRPKR", "--out", dir.resolve("krpkr").toString());
+        assertEquals(1, r.exit(), r.err());
+        assertTrue(r.err().startsWith("generate: error: KRPKR needs a heap of about ") && r.err().contains("DRIVER_MEMORY="), r.err());
+        assertEquals(1, r.err().lines().count(), r.err());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("\\s+KRPKR\\s+make\\s+710,148,096 entries")), r.out());
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(), left.toList(), "nothing solved or written");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     @Test
@@ -77,8 +97,16 @@ class GenerateCliTest {
         ProbeResult r = tablebase.probe("8/8/8/8/8/2k1n3/8/K1B5 w - - 0 1");
         assertTrue(r.moves().stream().anyMatch(m -> m.move().isCapture() && m.category() == ProbeResult.Category.DRAW));
 
+        // the plan first: three tables to make, each then told as it starts
+        long entries = 2 * (new PositionIndex(Material.parse("KBKN")).size()
+                + new PositionIndex(Material.parse("KBK")).size()
+                + new PositionIndex(Material.parse("KKN")).size());
+        assertTrue(first.out().contains(String.format("plan: 3 tables to make (%,d entries), 0 to reuse; about ", entries)), first.out());
+        assertTrue(first.out().contains("table 3 of 3: KBKN"), first.out());
+
         CliRun again = run("--endgame", "KBKN", "--out", out.toString(), "--partitions", "3", "--overwrite");
         assertEquals(0, again.exit(), again.err());
+        assertTrue(again.out().contains("plan: 1 table to make") && again.out().contains("2 to reuse"), again.out());
         assertTrue(again.out().contains("reusing KBK from") && again.out().contains("reusing KKN from"), again.out());
         assertArrayEquals(table, Files.readAllBytes(out.resolve("kbkn.tbl")), "the same table from the reused smaller tables");
 

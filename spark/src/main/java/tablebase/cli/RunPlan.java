@@ -1,0 +1,79 @@
+package tablebase.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import tablebase.chess.Material;
+import tablebase.chess.PositionIndex;
+
+/**
+ * What a generate run will do, said before it starts: the tables to make or reuse in order, their entries, and
+ * the time and heap they should take, from rates measured on this project's 2-core machine with KBNKN.
+ */
+record RunPlan(List<Step> steps) {
+    /** Entries (index and side) solved and written a second per core: KBNKN's 242,221,056 in 209 s on 2 cores. */
+    static final double ENTRIES_PER_CORE_SECOND = 580_000;
+    /** What a table costs besides its entries: Spark's jobs, the writes' start (KQK: about 2 s). */
+    static final double SECONDS_PER_TABLE = 2;
+    /** The heap a local run's largest table needs at its peak, per index: KBNKN's 17.6 bytes after any GC, rounded up. */
+    static final double HEAP_PER_INDEX = 18;
+    /** The heap Spark itself holds in a local run. */
+    static final long SPARK_HEAP = 512L << 20;
+
+    /** A table of the plan: made, or reused from its folder. */
+    record Step(Material material, boolean reuse, long indexes) {
+        long entries() { return 2 * indexes; }
+    }
+
+    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked) {
+        List<Step> steps = new ArrayList<>();
+        for (Material m : order) steps.add(new Step(m, !m.equals(asked) && present.test(m), new PositionIndex(m).size()));
+        return new RunPlan(steps);
+    }
+
+    List<Step> toMake() { return steps.stream().filter(s -> !s.reuse()).toList(); }
+
+    double seconds(int cores) {
+        double s = 0;
+        for (Step step : toMake()) s += SECONDS_PER_TABLE + step.entries() / (ENTRIES_PER_CORE_SECOND * cores);
+        return s;
+    }
+
+    /** The heap of a local run at its peak: its largest table to make. */
+    long localHeap() {
+        long largest = toMake().stream().mapToLong(Step::indexes).max().orElse(0);
+        return SPARK_HEAP + (long) (HEAP_PER_INDEX * largest);
+    }
+
+    /** The plan in lines: a summary, then each table. */
+    List<String> lines(int cores, boolean local, long maxHeap) {
+        List<Step> make = toMake();
+        long entries = make.stream().mapToLong(Step::entries).sum();
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format("plan: %d table%s to make (%,d entries), %d to reuse; about %s on %d core%s%s", make.size(), make.size() == 1 ? "" : "s",
+                entries, steps.size() - make.size(), duration(seconds(cores)), cores, cores == 1 ? "" : "s",
+                local ? String.format(", a heap of about %s at the peak (this driver has %s)", size(localHeap()), size(maxHeap)) : ""));
+        for (Step s : steps)
+            lines.add(String.format("  %-7s %-6s %,15d entries", s.material().name(), s.reuse() ? "reuse" : "make", s.entries()));
+        return lines;
+    }
+
+    /** Why a local run cannot go on with this heap, or null. */
+    String refusal(long maxHeap) {
+        long need = localHeap();
+        if (need <= maxHeap) return null;
+        Step largest = toMake().stream().max(java.util.Comparator.comparingLong(Step::indexes)).orElseThrow();
+        return String.format("%s needs a heap of about %s in local mode (%.0f bytes an index at the peak, measured on KBNKN), this driver has %s:"
+                + " set DRIVER_MEMORY=%dg, or run it on a cluster", largest.material().name(), size(need), HEAP_PER_INDEX, size(maxHeap), (need >> 30) + 1);
+    }
+
+    static String duration(double seconds) {
+        if (seconds < 90) return Math.round(seconds) + " s";
+        if (seconds < 5400) return Math.round(seconds / 60) + " min";
+        return String.format("%.1f h", seconds / 3600);
+    }
+
+    static String size(long bytes) {
+        return bytes < 1L << 30 ? (bytes >> 20) + " MB" : String.format("%.1f GB", bytes / (double) (1L << 30));
+    }
+}
