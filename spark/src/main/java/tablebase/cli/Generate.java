@@ -1,7 +1,9 @@
 package tablebase.cli;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -9,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Color;
@@ -26,9 +29,12 @@ import tablebase.table.TablePlan;
 
 /** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
 public final class Generate {
-    static final String USAGE = "usage: generate --endgame KBNK --out DIR [--work DIR] [--master local[*]] [--partitions N]"
-            + " [--overwrite] [--conf spark.key=value ...]\n"
-            + "example: jobs/generate --endgame KQKR --out out/kqkr   (its smaller tables go beside it: out/kqk, out/kkr)";
+    static final String USAGE = "usage: generate (--endgame KBNK[,KQKR...] | --up-to N [--no-pawns]) --out DIR [--work DIR] [--master local[*]]"
+            + " [--partitions N] [--overwrite] [--conf spark.key=value ...]\n"
+            + "  one endgame: DIR is its folder, its smaller tables go beside it; several, or every material of up to N pieces:\n"
+            + "  DIR is a folder of tables, DIR/kqkr ..., where the tables already there are reused\n"
+            + "example: jobs/generate --endgame KQKR --out out/kqkr   (its smaller tables go beside it: out/kqk, out/kkr)\n"
+            + "example: jobs/generate --up-to 4 --out tables";
 
     /** The Spark property for the fewest entries a partition of a table gets (smaller tables get fewer partitions, down to one task). */
     public static final String ENTRIES_PER_PARTITION = TableSolver.ENTRIES_PER_PARTITION_SETTING;
@@ -44,18 +50,35 @@ public final class Generate {
 
     /** Runs the command and returns its exit code; a Spark session already active is used and left running. */
     public static int generate(String[] argv) throws Exception {
-        Args args = new Args(argv, Set.of("--endgame", "--out", "--work", "--master", "--partitions", "--conf"),
-                Set.of("--overwrite"));
+        Args args = new Args(argv, Set.of("--endgame", "--up-to", "--out", "--work", "--master", "--partitions", "--conf"),
+                Set.of("--overwrite", "--no-pawns"));
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
-        Material material = Material.parse(args.required("--endgame"));
-        String why = TableSolver.unsupportedReason(material);
-        if (why != null) throw new IllegalArgumentException(why);
+        if (args.has("--endgame") == args.has("--up-to")) throw new Args.UsageException("give --endgame E[,E...] or --up-to N");
+        if (args.has("--no-pawns") && !args.has("--up-to")) throw new Args.UsageException("--no-pawns goes with --up-to");
+        List<Material> asked = args.has("--up-to") ? upTo(args.positiveInt("--up-to", 0), !args.has("--no-pawns"))
+                : Stream.of(args.get("--endgame", null).split(",")).map(Material::parse).distinct().toList();
+        for (Material m : asked) {
+            String why = TableSolver.unsupportedReason(m);
+            if (why != null) throw new IllegalArgumentException(why);
+        }
         String out = args.required("--out");
         long start = System.nanoTime();
+        boolean set = asked.size() > 1 || args.has("--up-to");
+        if (set && args.has("--overwrite")) throw new Args.UsageException("--overwrite replaces one table; a set reuses the tables its folder holds");
 
         Thread stop = stopOnSignal(args.get("--work", null));
-        try (OutputFolder folder = OutputFolder.prepare(out, args.has("--overwrite"), SparkOptions.hadoop(args))) {
-            return SparkOptions.withSession(args, "tablebase-generate", spark -> solve(spark, material, args, folder, start));
+        try {
+            if (set) {
+                org.apache.hadoop.fs.Path folder = new org.apache.hadoop.fs.Path(out);
+                return SparkOptions.withSession(args, "tablebase-generate", spark -> {
+                    folder.getFileSystem(spark.sparkContext().hadoopConfiguration()).mkdirs(folder);
+                    return solve(spark, asked, args, run -> TableFolders.ofSet(spark, folder, run, entriesPerFile(spark), System.out::println), start);
+                });
+            }
+            try (OutputFolder folder = OutputFolder.prepare(out, args.has("--overwrite"), SparkOptions.hadoop(args))) {
+                return SparkOptions.withSession(args, "tablebase-generate", spark -> solve(spark, asked, args,
+                        run -> TableFolders.ofTable(spark, asked.get(0), folder, run, entriesPerFile(spark), System.out::println), start));
+            }
         } finally {
             try {
                 Runtime.getRuntime().removeShutdownHook(stop);
@@ -63,6 +86,36 @@ public final class Generate {
                 // shutting down already: the hook runs
             }
         }
+    }
+
+    /** Every material of 3 to {@code pieces} pieces, kings included, either side armed, with or without pawns: a set. */
+    static List<Material> upTo(int pieces, boolean pawns) {
+        if (pieces < 3) throw new Args.UsageException("--up-to takes 3 or more pieces, not " + pieces);
+        String letters = pawns ? "QRBNP" : "QRBN";
+        List<String> sides = new ArrayList<>();
+        sides.add("");
+        for (int n = 1; n <= pieces - 2; n++) sides.addAll(multisets(letters, n, 0));
+        List<Material> all = new ArrayList<>();
+        for (String white : sides)
+            for (String black : sides)
+                if (!white.isEmpty() || !black.isEmpty())
+                    if (white.length() + black.length() <= pieces - 2) all.add(Material.parse("K" + white + "K" + black));
+        all.sort(java.util.Comparator.comparingInt(Material::size).thenComparing(Material::name));
+        return all;
+    }
+
+    /** The multisets of {@code n} letters of {@code letters} from position {@code from}, letters in their order. */
+    private static List<String> multisets(String letters, int n, int from) {
+        if (n == 0) return List.of("");
+        List<String> out = new ArrayList<>();
+        for (int i = from; i < letters.length(); i++)
+            for (String rest : multisets(letters, n - 1, i)) out.add(letters.charAt(i) + rest);
+        return out;
+    }
+
+    private static long entriesPerFile(SparkSession spark) {
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        return Long.parseLong(TableSolver.setting(jsc, ENTRIES_PER_FILE, Long.toString(IndexedTable.ENTRIES_PER_FILE)));
     }
 
     /**
@@ -90,39 +143,43 @@ public final class Generate {
     }
 
     /**
-     * Walks the plan of tables: the smaller tables the captures reach are checked in the folders beside
-     * {@code --out} or solved and written there first, then the table asked for. A table is written while the next
-     * one is solved, unless the next needs its files.
+     * Walks the plan of tables: the smaller tables the captures reach are checked in their folders or solved and
+     * written there first, then the tables asked for (the one table asked for is always made; a set's tables are
+     * reused when their folders hold them). A table is written while the next one is solved, unless the next needs
+     * its files.
      */
-    private static int solve(SparkSession spark, Material material, Args args, OutputFolder folder, long start)
-            throws IOException {
+    private static int solve(SparkSession spark, List<Material> asked, Args args, java.util.function.Function<TableExport.Run, TableFolders> where,
+                             long start) throws IOException {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         int partitions = args.positiveInt("--partitions", jsc.defaultParallelism());
-        System.out.printf("%s on %s, %d partitions%n", material.name(), jsc.master(), partitions);
+        boolean set = asked.size() > 1 || args.has("--up-to");
+        System.out.printf("%s on %s, %d partitions%n", set ? asked.size() + " endgames" : asked.get(0).name(), jsc.master(), partitions);
         TableExport.Run run = new TableExport.Run(Versions.project(), spark.version(), jsc.master(), partitions, start);
-        TableFolders folders = new TableFolders(spark, material, folder, run,
-                Long.parseLong(TableSolver.setting(jsc, ENTRIES_PER_FILE, Long.toString(IndexedTable.ENTRIES_PER_FILE))), System.out::println);
+        TableFolders folders = where.apply(run);
         TableSolver solver = new TableSolver(jsc, partitions,
                 Long.parseLong(TableSolver.setting(jsc, ENTRIES_PER_PARTITION, Long.toString(TableSolver.ENTRIES_PER_PARTITION))), System.out::println);
         String work = args.get("--work", null);
         Map<Material, Future<TableFiles>> written = new HashMap<>();
-        SolvedTable table = null;
-        RunPlan plan = RunPlan.of(TablePlan.of(material), folders::present, material);
+        Material made = set ? null : asked.get(0); // the one table asked for is made, never reused
+        List<Material> order = new ArrayList<>();
+        for (Material m : asked) for (Material step : TablePlan.of(m)) if (!order.contains(step)) order.add(step);
+        RunPlan plan = RunPlan.of(order, folders::present, made);
         long maxHeap = Runtime.getRuntime().maxMemory();
         plan.lines(jsc.defaultParallelism(), jsc.isLocal(), maxHeap).forEach(System.out::println);
         String refusal = jsc.isLocal() ? plan.refusal(maxHeap) : null;
         if (refusal != null) throw new IllegalArgumentException(refusal);
-        int made = 0, toMake = plan.toMake().size();
+        int count = 0, toMake = plan.toMake().size();
+        SolvedTable last = null;
         ExecutorService writer = Executors.newSingleThreadExecutor();
         try {
-            for (Material m : TablePlan.of(material)) {
+            for (Material m : order) {
                 for (Future<TableFiles> w : written.values()) if (w.isDone()) finished(w); // a failed write stops the run
-                TableFiles found = m.equals(material) ? null : folders.find(m);
+                TableFiles found = m.equals(made) ? null : folders.find(m);
                 if (found != null) {
                     written.put(m, CompletableFuture.completedFuture(found));
                     continue;
                 }
-                System.out.printf("table %d of %d: %s%n", ++made, toMake, m.name());
+                System.out.printf("table %d of %d: %s%n", ++count, toMake, m.name());
                 Map<Material, TableFiles> smaller = new HashMap<>();
                 for (Material sub : TablePlan.exits(m)) smaller.put(sub, finished(written.get(sub))); // its files, once written
                 SmallerTables subs = new SmallerTables(jsc, m, smaller);
@@ -137,16 +194,21 @@ public final class Generate {
                         subs.release();
                     }
                 }));
-                table = solved;
+                last = solved;
             }
             for (Future<TableFiles> w : written.values()) finished(w);
         } finally {
             writer.shutdownNow();
         }
         if (work != null) WorkFolder.deleteTable(work, null, spark.sparkContext().hadoopConfiguration());
-        System.out.printf("%s: longest win %d moves with White to move, %d with Black to move; %,d positions a second; done in %.1f s%n",
-                material.name(), table.figures().longestWin(Color.WHITE), table.figures().longestWin(Color.BLACK),
-                Math.round(table.figures().canonicalPositions() / Math.max(table.seconds(), 1e-9)), (System.nanoTime() - start) / 1e9);
+        if (set) {
+            System.out.printf("%d tables in %s: %d made, %d reused; done in %.1f s%n", order.size(), args.get("--out", null), count,
+                    order.size() - count, (System.nanoTime() - start) / 1e9);
+        } else {
+            System.out.printf("%s: longest win %d moves with White to move, %d with Black to move; %,d positions a second; done in %.1f s%n",
+                    made.name(), last.figures().longestWin(Color.WHITE), last.figures().longestWin(Color.BLACK),
+                    Math.round(last.figures().canonicalPositions() / Math.max(last.seconds(), 1e-9)), (System.nanoTime() - start) / 1e9);
+        }
         return 0;
     }
 

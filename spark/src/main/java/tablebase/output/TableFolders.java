@@ -16,8 +16,8 @@ import tablebase.table.SolvedTable;
 import tablebase.table.TableFiles;
 
 /**
- * The folders of a run's tables: the table asked for goes to its prepared output folder,
- * every smaller table to a folder beside it named after its endgame ({@code out/kqkr} needs {@code out/kqk}
+ * The folders of a run's tables: the table asked for goes to its prepared output folder (or, for a set, each
+ * table to a folder of the set's folder), every smaller table to a folder beside it named after its endgame ({@code out/kqkr} needs {@code out/kqk}
  * and {@code out/kkr}). A smaller table whose folder is already there is read back instead of generated,
  * after its files are checked against its manifest; each table is written (aside, then renamed) as soon as it
  * is solved, so a run that fails later keeps the smaller tables it finished.
@@ -30,9 +30,18 @@ public final class TableFolders {
     private final long entriesPerFile;
     private final Consumer<String> say;
 
-    /** {@code entriesPerFile}: the most entries a packed part file holds ({@link IndexedTable#partStarts}). */
-    public TableFolders(SparkSession spark, Material asked, OutputFolder askedFolder, TableExport.Run run, long entriesPerFile, Consumer<String> say) {
+    /** The folder that holds the tables side by side. */
+    private final Path tables;
+
+    /**
+     * The folders of one table asked for, prepared at {@code askedFolder}, and of its smaller tables beside it; or,
+     * with {@code asked} and {@code askedFolder} null, of a set of tables in {@code tables}. {@code entriesPerFile}:
+     * the most entries a packed part file holds ({@link IndexedTable#partStarts}).
+     */
+    private TableFolders(SparkSession spark, Path tables, Material asked, OutputFolder askedFolder, TableExport.Run run, long entriesPerFile,
+                         Consumer<String> say) {
         this.spark = spark;
+        this.tables = tables;
         this.asked = asked;
         this.askedFolder = askedFolder;
         this.run = run;
@@ -40,8 +49,19 @@ public final class TableFolders {
         this.say = say;
     }
 
+    /** One table asked for, written to {@code askedFolder}, its smaller tables beside it. */
+    public static TableFolders ofTable(SparkSession spark, Material asked, OutputFolder askedFolder, TableExport.Run run, long entriesPerFile,
+                                       Consumer<String> say) {
+        return new TableFolders(spark, askedFolder.target().getParent(), asked, askedFolder, run, entriesPerFile, say);
+    }
+
+    /** A set of tables, each in its folder under {@code tables} ({@code tables/kqkr}), made there unless it is there already. */
+    public static TableFolders ofSet(SparkSession spark, Path tables, TableExport.Run run, long entriesPerFile, Consumer<String> say) {
+        return new TableFolders(spark, tables, null, null, run, entriesPerFile, say);
+    }
+
     private Path folderOf(Material m) {
-        return m.equals(asked) ? askedFolder.target() : new Path(askedFolder.target().getParent(), TableExport.folderName(m));
+        return m.equals(asked) ? askedFolder.target() : new Path(tables, TableExport.folderName(m));
     }
 
     /** Whether a table's folder is there (to reuse, once {@link #find} has checked it). */

@@ -60,11 +60,37 @@ class GenerateCliTest {
     }
 
     @Test
+    void aSetOfEveryMaterialUpToThreePiecesIsMadeOnceThenReusedAndListed(@TempDir Path dir) throws Exception {
+        SparkTestSession.get();
+        List<String> expected = List.of("KBK", "KKB", "KKN", "KKQ", "KKR", "KNK", "KQK", "KRK"); // either side armed, no pawns
+        assertEquals(expected, Generate.upTo(3, false).stream().map(Material::name).toList());
+        assertEquals(65, Generate.upTo(4, true).size(), "3 and 4 pieces with pawns, both colours: 10 + 55");
+        Path set = dir.resolve("set");
+        CliRun first = run("--up-to", "3", "--no-pawns", "--out", set.toString());
+        assertEquals(0, first.exit(), first.err());
+        assertTrue(first.out().contains("plan: 8 tables to make") && first.out().contains("table 8 of 8: "), first.out());
+        assertTrue(first.out().contains("8 tables in " + set + ": 8 made, 0 reused"), first.out());
+        for (String m : expected) assertTrue(Files.isRegularFile(set.resolve(m.toLowerCase()).resolve(Manifest.FILE)), m);
+        CliRun again = run("--up-to", "3", "--no-pawns", "--out", set.toString());
+        assertTrue(again.out().contains("8 tables in " + set + ": 0 made, 8 reused"), again.out());
+        CliRun two = run("--endgame", "KQK,KRKN", "--out", set.toString());
+        assertEquals(0, two.exit(), two.err());
+        assertTrue(two.out().contains("plan: 1 table to make") && two.out().contains(": 1 made, 3 reused"), two.out()); // KRKN; KQK, KRK, KKN there
+
+        CliRun listed = CliRun.of("list", ListTables.USAGE, "", () -> ListTables.list(new String[] {"--tables", set.toString()}));
+        assertEquals(0, listed.exit(), listed.err());
+        assertTrue(listed.out().lines().anyMatch(l -> l.matches("KQK\\s+59,136 .* in 10 +- .*")), listed.out());
+        assertTrue(listed.out().lines().anyMatch(l -> l.matches("KRKN\\s+3,784,704 .* in 40 .*")), listed.out()); // published: KRKN 40
+        assertTrue(listed.out().contains("9 tables, "), listed.out());
+        assertEquals(2, run("--up-to", "3", "--out", set.toString(), "--overwrite").exit());
+    }
+
+    @Test
     void helpShowsTheUsageWithAnExampleAndARepeatedOptionOrAnUnknownMasterIsRefused(@TempDir Path dir) {
         for (String help : new String[] {"--help", "-h"}) {
             CliRun r = run("--endgame", "KQK", help);
             assertEquals(0, r.exit(), r.err());
-            assertTrue(r.out().startsWith("usage: generate --endgame") && r.out().contains("example: jobs/generate --endgame"), r.out());
+            assertTrue(r.out().startsWith("usage: generate (--endgame") && r.out().contains("example: jobs/generate --endgame"), r.out());
         }
         CliRun twice = run("--endgame", "KQK", "--endgame", "KRK", "--out", dir.resolve("t").toString());
         assertEquals(2, twice.exit());

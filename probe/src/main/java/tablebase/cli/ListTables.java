@@ -1,0 +1,75 @@
+package tablebase.cli;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import tablebase.chess.Material;
+import tablebase.probe.Manifest;
+
+/** {@code jobs/list}: the tables of a folder, from their manifests: entries, size on disk, longest wins, checksum. */
+public final class ListTables {
+    static final String USAGE = "usage: list --tables DIR\n"
+            + "example: jobs/list --tables out";
+
+    private ListTables() {}
+
+    public static void main(String[] argv) {
+        System.exit(Cli.run("list", USAGE, () -> list(argv)));
+    }
+
+    static int list(String[] argv) throws Exception {
+        Args args = new Args(argv, Set.of("--tables"), Set.of());
+        if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
+        Path root = Path.of(args.required("--tables"));
+        if (!Files.isDirectory(root)) throw new NoSuchFileException(root + ": no such folder");
+        List<Path> folders = new ArrayList<>();
+        try (DirectoryStream<Path> children = Files.newDirectoryStream(root, f -> Files.isRegularFile(f.resolve(Manifest.FILE)))) {
+            children.forEach(folders::add);
+        }
+        if (folders.isEmpty()) throw new NoSuchFileException(root + " holds no table folder (make them with jobs/generate --up-to 4 --out " + root + ")");
+        List<Object[]> rows = new ArrayList<>();
+        for (Path folder : folders) {
+            Map<String, Object> m = Manifest.read(folder.resolve(Manifest.FILE));
+            Material material = Material.parse(String.valueOf(m.get("endgame")));
+            List<Map<?, ?>> parts = Manifest.packedFiles(m);
+            String sha = parts == null ? "(no packed files)" : String.valueOf(parts.get(0).get("sha256")).substring(0, 16)
+                    + (parts.size() > 1 ? " (+" + (parts.size() - 1) + " parts)" : "");
+            rows.add(new Object[] {material, 2 * ((Number) m.get("index_size")).longValue(), bytes(folder), longestWin(m, "white_to_move"),
+                    longestWin(m, "black_to_move"), sha, folder.getFileName()});
+        }
+        rows.sort(java.util.Comparator.comparingInt((Object[] r) -> ((Material) r[0]).size()).thenComparing(r -> ((Material) r[0]).name()));
+        System.out.printf("%-7s %15s %10s %12s %12s  %-16s  %s%n", "table", "entries", "on disk", "White wins", "Black wins", "packed SHA-256", "folder");
+        long total = 0;
+        for (Object[] r : rows) {
+            System.out.printf("%-7s %,15d %10s %12s %12s  %-16s  %s%n", r[0], r[1], size((Long) r[2]), r[3], r[4], r[5], r[6]);
+            total += (Long) r[2];
+        }
+        System.out.printf("%d tables, %s on disk (longest wins in moves, the side to move winning)%n", rows.size(), size(total));
+        return 0;
+    }
+
+    private static String longestWin(Map<String, Object> manifest, String side) {
+        if (!(manifest.get("longest_dtm") instanceof Map<?, ?> longest) || !(longest.get(side) instanceof Map<?, ?> s)) return "?";
+        Object win = s.get("win");
+        return win == null || "0".equals(String.valueOf(win)) ? "-" : "in " + win;
+    }
+
+    private static long bytes(Path folder) throws IOException {
+        try (Stream<Path> files = Files.walk(folder)) {
+            return files.filter(Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        }
+    }
+
+    private static String size(long bytes) {
+        if (bytes < 1 << 20) return String.format("%.0f KB", bytes / 1024.0);
+        if (bytes < 1L << 30) return String.format("%.1f MB", bytes / (double) (1 << 20));
+        return String.format("%.2f GB", bytes / (double) (1L << 30));
+    }
+}
