@@ -137,6 +137,9 @@ public final class Generate {
             OutputFolder.discardUncommitted();
             System.err.println("generate: stopped by a signal; no partial folder is left"
                     + (work == null ? "" : ", and the plies saved in " + work + " let the same command resume"));
+            System.err.flush();
+            // Spark's threads interrupted by the stop print their stack traces through the JVM's default handler
+            System.setErr(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
         }, "generate-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         return hook;
