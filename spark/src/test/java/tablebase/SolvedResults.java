@@ -61,10 +61,10 @@ public record SolvedResults(Material material, byte[] results, TableFigures figu
         return counts;
     }
 
+    /** The longest win of {@code side} to move, counted from the gathered results by the engine's own figures. */
     public int longestWin(Color side) {
-        long[] counts = plyCounts()[side == Color.WHITE ? 0 : 1];
-        for (int ply = SolvedTable.MAX_PLY; ply >= 1; ply -= 2) if (ply % 2 == 1 && counts[ply] > 0) return (ply + 1) / 2;
-        return 0;
+        long[][] counts = plyCounts();
+        return new TableFigures(counts, counts).longestWin(side);
     }
 
     /** Writes the results as a one-part packed file (no best moves) into {@code folder}: how a bigger table reads them. */
