@@ -36,12 +36,17 @@ class SparkFailuresTest {
 
     /** The failed task attempts of the jobs run while it listens, with their messages. */
     private static final class Failures extends SparkListener implements AutoCloseable {
-        final List<String> messages = java.util.Collections.synchronizedList(new ArrayList<>());
+        private final List<String> messages = java.util.Collections.synchronizedList(new ArrayList<>());
 
         Failures() { SparkTestSession.context().sc().addSparkListener(this); }
 
         @Override public void onTaskEnd(SparkListenerTaskEnd end) {
             if (end.reason() instanceof ExceptionFailure f) messages.add(end.stageId() + "/" + end.taskInfo().index() + ": " + f.description());
+        }
+
+        /** A copy: a task Spark had already started may still end, and add its failure, while a test reads. */
+        List<String> seen() {
+            synchronized (messages) { return new ArrayList<>(messages); }
         }
 
         @Override public void close() { SparkTestSession.context().sc().removeSparkListener(this); }
@@ -57,8 +62,9 @@ class SparkFailuresTest {
             try (Failures failures = new Failures()) {
                 retried = TableSolverTest.solve(solver, KQKR, null);
                 SparkTestSession.context().sc().listenerBus().waitUntilEmpty();
-                assertEquals(3, failures.messages.size(), "each of the 3 tasks of ply " + ply + " failed once: " + failures.messages);
-                assertTrue(failures.messages.stream().allMatch(m -> m.contains("injected failure")), failures.messages::toString);
+                List<String> seen = failures.seen();
+                assertEquals(3, seen.size(), "each of the 3 tasks of ply " + ply + " failed once: " + seen);
+                assertTrue(seen.stream().allMatch(m -> m.contains("injected failure")), seen::toString);
             } finally {
                 SparkTestSession.session().conf().unset(TableSolver.FAIL_ONCE_AT_PLY);
             }
@@ -86,10 +92,11 @@ class SparkFailuresTest {
             assertTrue(e.getMessage().startsWith("TableInvariantException: the KQK table has no entry"), e.getMessage());
             assertEquals(1, e.getMessage().lines().count(), e.getMessage());
             SparkTestSession.context().sc().listenerBus().waitUntilEmpty();
+            List<String> seen = failures.seen();
             Map<String, Long> attempts = new HashMap<>();
-            for (String m : failures.messages) attempts.merge(m.substring(0, m.indexOf(':')), 1L, Long::sum);
+            for (String m : seen) attempts.merge(m.substring(0, m.indexOf(':')), 1L, Long::sum);
             // the stage is cancelled at the first failure; a retry Spark had already started may fail too, never the 4 tries allowed
-            assertTrue(!attempts.isEmpty() && attempts.values().stream().allMatch(n -> n <= 2), "no task tried more than twice: " + failures.messages);
+            assertTrue(!attempts.isEmpty() && attempts.values().stream().allMatch(n -> n <= 2), "no task tried more than twice: " + seen);
         } finally {
             subs.release();
         }
