@@ -13,7 +13,8 @@ build_if_needed() {
   fi
   if (( stale )); then
     echo "building the project (mvn package) ..." >&2
-    (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests package >&2) # also writes spark/target/classpath.txt
+    # also writes spark/target/classpath.txt; Maven's console prints colour resets even when quiet: they go
+    (cd "$ROOT" && mvn -q -B -Dstyle.color=never -DskipTests package 2>&1 | sed -e 's/\x1b\[[0-9;]*m//g' -e '/^$/d' >&2)
   fi
 }
 
@@ -24,6 +25,7 @@ build_if_needed() {
 # concurrent work takes a core from the solving (KBNK end to end: 16.1-16.6 s with G1, 14.7-14.9 s without).
 run_main() {
   build_if_needed
+  bind_locally_if_local "$@"
   local opens gc="-XX:+UseParallelGC" classpath
   opens=$(unzip -p "$JAR" tablebase/build.properties | sed -n 's/^jvm.options=//p')
   [[ "${JAVA_OPTS:-}" == *-XX:+Use*GC* ]] && gc=""
@@ -36,6 +38,18 @@ run_main() {
     -XX:SharedArchiveFile="$CLASS_ARCHIVE" $QUIET_CDS \
     -Dlog4j.configurationFile="$ROOT/jobs/log4j2.properties" \
     -cp "$classpath" "$@"
+}
+
+# A run on local Spark binds to 127.0.0.1 unless SPARK_LOCAL_IP says otherwise: on a machine whose name
+# resolves to the loopback address, Spark would warn on every run that it picked another interface.
+bind_locally_if_local() {
+  local master="local[*]"
+  while (( $# )); do
+    [[ "$1" == --master && $# -gt 1 ]] && master=$2
+    shift
+  done
+  [[ "$master" == local* && -z "${SPARK_LOCAL_IP:-}" ]] && export SPARK_LOCAL_IP=127.0.0.1
+  return 0
 }
 
 # The classes a Spark run loads, archived once per build with the JDK's class data sharing: Spark's

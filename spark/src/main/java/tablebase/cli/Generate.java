@@ -30,9 +30,10 @@ import tablebase.table.TablePlan;
 /** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
 public final class Generate {
     static final String USAGE = "usage: generate (--endgame KBNK[,KQKR...] | --up-to N [--no-pawns]) --out DIR [--work DIR] [--master local[*]]"
-            + " [--partitions N] [--overwrite] [--conf spark.key=value ...]\n"
+            + " [--partitions N] [--overwrite] [--verbose] [--conf spark.key=value ...]\n"
             + "  one endgame: DIR is its folder, its smaller tables go beside it; several, or every material of up to N pieces:\n"
             + "  DIR is a folder of tables, DIR/kqkr ..., where the tables already there are reused\n"
+            + "  a progress line every 10 s says each table's ply and time left; --verbose prints every ply instead\n"
             + "example: jobs/generate --endgame KQKR --out out/kqkr   (its smaller tables go beside it: out/kqk, out/kkr)\n"
             + "example: jobs/generate --up-to 4 --out tables";
 
@@ -51,7 +52,7 @@ public final class Generate {
     /** Runs the command and returns its exit code; a Spark session already active is used and left running. */
     public static int generate(String[] argv) throws Exception {
         Args args = new Args(argv, Set.of("--endgame", "--up-to", "--out", "--work", "--master", "--partitions", "--conf"),
-                Set.of("--overwrite", "--no-pawns"));
+                Set.of("--overwrite", "--no-pawns", "--verbose"));
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         if (args.has("--endgame") == args.has("--up-to")) throw new Args.UsageException("give --endgame E[,E...] or --up-to N");
         if (args.has("--no-pawns") && !args.has("--up-to")) throw new Args.UsageException("--no-pawns goes with --up-to");
@@ -159,8 +160,6 @@ public final class Generate {
         System.out.printf("%s on %s, %d partitions%n", set ? asked.size() + " endgames" : asked.get(0).name(), jsc.master(), partitions);
         TableExport.Run run = new TableExport.Run(Versions.project(), spark.version(), jsc.master(), partitions, start);
         TableFolders folders = where.apply(run);
-        TableSolver solver = new TableSolver(jsc, partitions,
-                Long.parseLong(TableSolver.setting(jsc, ENTRIES_PER_PARTITION, Long.toString(TableSolver.ENTRIES_PER_PARTITION))), System.out::println);
         String work = args.get("--work", null);
         Map<Material, Future<TableFiles>> written = new HashMap<>();
         Material made = set ? null : asked.get(0); // the one table asked for is made, never reused
@@ -171,7 +170,10 @@ public final class Generate {
         plan.lines(jsc.defaultParallelism(), jsc.isLocal(), maxHeap).forEach(System.out::println);
         String refusal = jsc.isLocal() ? plan.refusal(maxHeap) : null;
         if (refusal != null) throw new IllegalArgumentException(refusal);
-        int count = 0, toMake = plan.toMake().size();
+        ProgressLines progress = new ProgressLines(plan, jsc.defaultParallelism(), args.has("--verbose"), System.out, System::nanoTime);
+        TableSolver solver = new TableSolver(jsc, partitions,
+                Long.parseLong(TableSolver.setting(jsc, ENTRIES_PER_PARTITION, Long.toString(TableSolver.ENTRIES_PER_PARTITION))), progress);
+        int count = 0;
         SolvedTable last = null;
         ExecutorService writer = Executors.newSingleThreadExecutor();
         try {
@@ -182,11 +184,13 @@ public final class Generate {
                     written.put(m, CompletableFuture.completedFuture(found));
                     continue;
                 }
-                System.out.printf("table %d of %d: %s%n", ++count, toMake, m.name());
+                count++;
+                progress.startTable(m);
                 Map<Material, TableFiles> smaller = new HashMap<>();
                 for (Material sub : TablePlan.exits(m)) smaller.put(sub, finished(written.get(sub))); // its files, once written
                 SmallerTables subs = new SmallerTables(jsc, m, smaller);
                 SolvedTable solved = solver.solve(m, subs, work);
+                progress.solved(solved.seconds());
                 written.put(m, writer.submit(() -> {
                     try {
                         TableFiles files = folders.write(solved, subs);

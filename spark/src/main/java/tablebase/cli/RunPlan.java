@@ -13,6 +13,8 @@ import tablebase.chess.PositionIndex;
 record RunPlan(List<Step> steps) {
     /** Entries (index and side) solved and written a second per core: KBNKN's 242,221,056 in 209 s on 2 cores. */
     static final double ENTRIES_PER_CORE_SECOND = 580_000;
+    /** Entries solved a second per core, writing aside: KBNKN's 242,221,056 solved in 59 s on 2 cores. */
+    static final double SOLVED_PER_CORE_SECOND = 2_000_000;
     /** What a table costs besides its entries: Spark's jobs, the writes' start (KQK: about 2 s). */
     static final double SECONDS_PER_TABLE = 2;
     /** The heap a local run's largest table needs at its peak, per index: KBNKN's 17.6 bytes after any GC, rounded up. */
@@ -23,6 +25,12 @@ record RunPlan(List<Step> steps) {
     /** A table of the plan: made, or reused from its folder. */
     record Step(Material material, boolean reuse, long indexes) {
         long entries() { return 2 * indexes; }
+
+        /** The time to solve and write it, by the measured rate. */
+        double seconds(int cores) { return SECONDS_PER_TABLE + entries() / (ENTRIES_PER_CORE_SECOND * cores); }
+
+        /** The time to solve it, by the measured rate. */
+        double solveSeconds(int cores) { return entries() / (SOLVED_PER_CORE_SECOND * cores); }
     }
 
     static RunPlan of(List<Material> order, Predicate<Material> present, Material asked) {
@@ -34,9 +42,7 @@ record RunPlan(List<Step> steps) {
     List<Step> toMake() { return steps.stream().filter(s -> !s.reuse()).toList(); }
 
     double seconds(int cores) {
-        double s = 0;
-        for (Step step : toMake()) s += SECONDS_PER_TABLE + step.entries() / (ENTRIES_PER_CORE_SECOND * cores);
-        return s;
+        return toMake().stream().mapToDouble(s -> s.seconds(cores)).sum();
     }
 
     /** The heap of a local run at its peak: its largest table to make. */

@@ -300,6 +300,13 @@ final class TableSlice implements Serializable {
      * for it (each distinct earlier move is told once). The weight is the number of distinct moves of the
      * canonical earlier position that the un-move stands for: more than one when that position is symmetric.
      */
+    /** The entries of the table won or lost so far (a resumed run's start of its count). */
+    long decided() {
+        long n = 0;
+        for (int k = 0; k < 2 * (hi - lo); k++) if (result[k] != (byte) SolvedTable.DRAW && result[k] != (byte) SolvedTable.NONE) n++;
+        return n;
+    }
+
     static long unmove(PositionIndex index, int[] squares, int side, int selfSymmetries, int unmove) {
         int piece = MoveGenerator.piece(unmove), origin = MoveGenerator.from(unmove), now = MoveGenerator.to(unmove);
         for (int s = 1; s < 8; s++)

@@ -10,7 +10,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import javax.management.ListenerNotFoundException;
 import javax.management.Notification;
@@ -44,7 +43,7 @@ public final class TableSolver {
     public static final int MAX_PIECES = 5;
     private final JavaSparkContext jsc;
     private final int partitions;
-    private final Consumer<String> progress;
+    private final SolveProgress progress;
     private final long entriesPerPartition;
     private final boolean sampleLiveHeap;
 
@@ -53,7 +52,7 @@ public final class TableSolver {
      * a table small enough for one partition is solved in one task, every ply without a shuffle, since a Spark
      * stage per ply would cost more than the ply's work.
      */
-    public TableSolver(JavaSparkContext jsc, int partitions, long entriesPerPartition, Consumer<String> progress) {
+    public TableSolver(JavaSparkContext jsc, int partitions, long entriesPerPartition, SolveProgress progress) {
         this.jsc = jsc;
         this.partitions = partitions;
         if (entriesPerPartition < 1) throw new IllegalArgumentException("entries per partition must be positive, not " + entriesPerPartition);
@@ -84,7 +83,7 @@ public final class TableSolver {
     /** The default fewest entries (index and side) in a partition: a table of up to 2^24 is solved in one task. */
     public static final long ENTRIES_PER_PARTITION = 1L << 24;
 
-    public TableSolver(JavaSparkContext jsc, int partitions, Consumer<String> progress) {
+    public TableSolver(JavaSparkContext jsc, int partitions, SolveProgress progress) {
         this(jsc, partitions, ENTRIES_PER_PARTITION, progress);
     }
 
@@ -147,19 +146,20 @@ public final class TableSolver {
         WorkFolder work = workDir == null || partitions == 1 ? null : WorkFolder.open(WorkFolder.ofTable(workDir, material), material, partitions, jsc.hadoopConfiguration());
         int resumeAt = work == null ? -1 : work.lastLevel();
         if (workDir != null && partitions == 1)
-            progress.accept(String.format("%s: solved in one task, so --work saves none of its plies (it takes seconds; --conf %s=%d would split it)",
+            progress.note(String.format("%s: solved in one task, so --work saves none of its plies (it takes seconds; --conf %s=%d would split it)",
                     material.name(), ENTRIES_PER_PARTITION_SETTING, index.size()));
         ExecutorHeaps executorHeaps = new ExecutorHeaps(jsc);
         try (FailFast failFast = new FailFast(jsc.sc())) {
             label(material.name() + ": " + (resumeAt >= 0 ? "ply " + resumeAt + " read back" : "init"));
             JavaRDD<TableSlice> slices = checkpointed(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
                     : jsc.parallelize(ids, partitions).map(p -> executorHeaps.after(TableSlice.init(index, gen, subs, starts[p], starts[p + 1]))));
-            if (resumeAt >= 0) progress.accept(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
+            if (resumeAt >= 0) progress.note(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
             long frontier = stopping(failFast, () -> frontier(slices));
+            long decided = resumeAt >= 0 ? slices.map(TableSlice::decided).reduce(Long::sum) : frontier;
             int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
             heap.sample();
             if (resumeAt < 0)
-                progress.accept(String.format("%s: %,d entries, moves, captures and promotions (%d other tables) in %.1f s; ply  0: %,d checkmates",
+                progress.note(String.format("%s: %,d entries, moves, captures and promotions (%d other tables) in %.1f s; ply  0: %,d checkmates",
                         material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
             JavaRDD<TableSlice> solved;
             if (partitions == 1) {
@@ -168,7 +168,7 @@ public final class TableSolver {
                 stopping(failFast, () -> frontier(solved));
                 slices.unpersist(false);
             } else {
-                solved = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, lastEvent, work, resumeAt + 1, heap, failFast,
+                solved = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, decided, lastEvent, work, resumeAt + 1, heap, failFast,
                         executorHeaps);
             }
             heap.sample();
@@ -176,16 +176,19 @@ public final class TableSolver {
             JavaRDD<ResultBlock> blocks = checkpointed(solved.map(TableSlice::block));
             TableFigures figures = stopping(failFast, () -> blocks.map(b -> TableFigures.of(index, b.lo(), b.results())).reduce(TableFigures::plus));
             solved.unpersist(false);
-            if (partitions == 1)
+            if (partitions == 1) {
                 for (int q = 1; q <= figures.maxPly(); q++) {
                     long found = figures.entries()[0][q] + figures.entries()[1][q];
-                    progress.accept(String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found, q % 2 == 1 ? "wins" : "losses"));
+                    decided += found;
+                    progress.ply(material, q, decided, 2 * index.size(),
+                            String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found, q % 2 == 1 ? "wins" : "losses"));
                 }
+            }
             heap.sample();
             double seconds = (System.nanoTime() - start) / 1e9;
             long positions = figures.canonicalPositions();
             long peak = heap.peak(), sampled = heap.sampled();
-            progress.accept(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry%s%s",
+            progress.note(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry%s%s",
                     material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size(),
                     sampleLiveHeap ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", sampled >> 20, (double) sampled / index.size()) : "",
                     executorHeaps.describe()));
@@ -230,7 +233,7 @@ public final class TableSolver {
 
     /** The plies over the partitions, each a Spark stage that shuffles the kings' un-moves; returns the last slices, kept. */
     private JavaRDD<TableSlice> solvePlies(Material material, PositionIndex index, MoveGenerator gen, JavaRDD<TableSlice> slices, int partitions,
-                                           int[] partitionOfKingPair, long frontier, int lastEvent, WorkFolder work, int firstPly, LiveHeap heap,
+                                           int[] partitionOfKingPair, long frontier, long decided, int lastEvent, WorkFolder work, int firstPly, LiveHeap heap,
                                            FailFast failFast, ExecutorHeaps executorHeaps) throws IOException {
         ShuffleMeter meter = new ShuffleMeter(jsc.sc());
         int failOnceAt = Integer.parseInt(setting(jsc, FAIL_ONCE_AT_PLY, "-1"));
@@ -260,13 +263,14 @@ public final class TableSolver {
                     if (saved < 0) throw new IOException(material.name() + ": ply " + q + " failed (" + firstLine(e) + ")"
                             + (work == null ? "; give --work DIR to continue from the last ply saved instead" : ""), e);
                     if (++failures > 3) throw e;
-                    progress.accept(String.format("%s: ply %d failed (%s); continuing from ply %d saved in %s", material.name(), q,
+                    progress.note(String.format("%s: ply %d failed (%s); continuing from ply %d saved in %s", material.name(), q,
                             firstLine(e), saved, work.location()));
                     next.unpersist(false);
                     slices.unpersist(false);
                     label(String.format("%s: ply %d read back", material.name(), saved));
                     slices = checkpointed(work.load(jsc, WorkFolder.TABLE_SLICES, saved));
                     frontier = frontier(slices);
+                    decided = slices.map(TableSlice::decided).reduce(Long::sum);
                     q = saved;
                     continue;
                 }
@@ -274,8 +278,9 @@ public final class TableSolver {
                 slices = next;
                 if (q % 10 == 0) heap.sample();
                 ShuffleMeter.Reading moved = meter.read().minus(before);
-                progress.accept(String.format("%s: ply %2d: %,d %s  (%.2f s, shuffled %,d bytes)", material.name(), q, frontier,
-                        q % 2 == 1 ? "wins" : "losses", (System.nanoTime() - plyStart) / 1e9, moved.bytes()));
+                decided += frontier;
+                progress.ply(material, q, decided, 2 * index.size(), String.format("%s: ply %2d: %,d %s  (%.2f s, shuffled %,d bytes)", material.name(), q,
+                        frontier, q % 2 == 1 ? "wins" : "losses", (System.nanoTime() - plyStart) / 1e9, moved.bytes()));
             }
             return slices;
         } finally {

@@ -128,7 +128,7 @@ class ClusterIT {
         Path out = dir.resolve("kbnk-lost-worker"), log = dir.resolve("lost-worker.log");
         // partitions of at most 1,000,000 entries: KBNK's plies are Spark stages over both executors, saved to --work
         Process driver = Launchers.start(log, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
-                "--endgame", "KBNK", "--out", out, "--partitions", 2, "--work", dir.resolve("work"),
+                "--endgame", "KBNK", "--out", out, "--partitions", 2, "--work", dir.resolve("work"), "--verbose",
                 "--conf", "spark.tablebase.entriesPerPartition=1000000");
         try {
             Launchers.awaitLine(log, "KBNK: ply 12:", driver, 600);

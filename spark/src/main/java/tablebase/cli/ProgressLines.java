@@ -1,0 +1,81 @@
+package tablebase.cli;
+
+import java.io.PrintStream;
+import java.util.List;
+import tablebase.chess.Material;
+import tablebase.generate.SolveProgress;
+
+/**
+ * A generate run's progress as the user reads it: "table k of n" with the time left in the run, then per table a
+ * line every {@link #EVERY_SECONDS} seconds with its ply and the time left, or, verbose, every ply's line. The
+ * estimates start from the plan's measured rates and follow this run's pace (how much slower or faster than the plan
+ * its tables solved) once it has solved for {@link #PACE_AFTER_SECONDS} seconds: the first tables are too small to say.
+ */
+final class ProgressLines implements SolveProgress {
+    static final double EVERY_SECONDS = 10, PACE_AFTER_SECONDS = 10;
+    private final List<RunPlan.Step> toMake;
+    private final int cores;
+    private final boolean verbose;
+    private final PrintStream out;
+    private final Clock clock;
+    private int made;
+    /** This run's tables so far: their plan's estimates of their solving, and what it took. */
+    private double plannedSolve, tookSolve;
+    private RunPlan.Step table;
+    private long tableStart, lastLine;
+
+    /** Nanoseconds, from {@link System#nanoTime} or a test's clock. */
+    interface Clock {
+        long nanos();
+    }
+
+    ProgressLines(RunPlan plan, int cores, boolean verbose, PrintStream out, Clock clock) {
+        this.toMake = plan.toMake();
+        this.cores = cores;
+        this.verbose = verbose;
+        this.out = out;
+        this.clock = clock;
+    }
+
+    /** A table starts: "table k of n", its entries, and the time left in the run. */
+    void startTable(Material material) {
+        table = toMake.stream().filter(s -> s.material().equals(material)).findFirst().orElseThrow();
+        made++;
+        double left = 0;
+        for (RunPlan.Step s : toMake.subList(made - 1, toMake.size())) left += s.seconds(cores);
+        out.printf("table %d of %d: %s, %,d entries; about %s left in the run%n", made, toMake.size(), material.name(), table.entries(),
+                RunPlan.duration(left * pace()));
+        tableStart = lastLine = clock.nanos();
+    }
+
+    /** The table started last is solved, in {@code seconds}. */
+    void solved(double seconds) {
+        plannedSolve += table.solveSeconds(cores);
+        tookSolve += seconds;
+    }
+
+    @Override public void note(String line) {
+        out.println(line);
+    }
+
+    @Override public void ply(Material material, int ply, long decided, long entries, String line) {
+        if (verbose) {
+            out.println(line);
+            return;
+        }
+        if (table == null || !table.material().equals(material) || seconds(lastLine) < EVERY_SECONDS) return;
+        lastLine = clock.nanos();
+        double in = seconds(tableStart), estimate = table.solveSeconds(cores) * pace();
+        out.printf("%s: ply %d, %,d of %,d entries won or lost so far, %s in; %s%n", material.name(), ply, decided, entries, RunPlan.duration(in),
+                in < estimate ? "about " + RunPlan.duration(estimate - in) + " left to solve" : "longer than the " + RunPlan.duration(estimate) + " estimated");
+    }
+
+    /** How many times the plan's estimate this run's tables took to solve, 1 until it has measured enough. */
+    private double pace() {
+        return tookSolve >= PACE_AFTER_SECONDS ? tookSolve / plannedSolve : 1;
+    }
+
+    private double seconds(long since) {
+        return (clock.nanos() - since) / 1e9;
+    }
+}

@@ -1,0 +1,21 @@
+package tablebase.generate;
+
+import tablebase.chess.Material;
+
+/**
+ * Where the engine reports a table's solving: its notes (init, resume, the summary) and each ply as it is found.
+ * A front door shows every ply line, or turns them into a progress line with the time left.
+ */
+@FunctionalInterface
+public interface SolveProgress {
+    /** A line the user always sees. */
+    void note(String line);
+
+    /**
+     * Ply {@code ply} of {@code material} is found: {@code decided} entries of its {@code entries} are decided so far
+     * (won or lost); {@code line} says it for a log. A table solved in one task reports its plies when it is done.
+     */
+    default void ply(Material material, int ply, long decided, long entries, String line) {
+        note(line);
+    }
+}
