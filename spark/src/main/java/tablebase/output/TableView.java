@@ -37,7 +37,9 @@ public record TableView(Material material, String name, String folder) {
         Material material = Material.parse(e);
         String name = material.name().toLowerCase();
         spark.read().parquet(parquet.toString()).createOrReplaceTempView(name);
-        spark.udf().register(CANONICAL_FEN, (UDF1<String, String>) TableView::canonicalFen, DataTypes.StringType);
+        spark.udf().register(CANONICAL_FEN, new Remembered<>(TableView::canonicalFen), DataTypes.StringType);
+        spark.udf().register(POSITION_KEY, new Remembered<>(TableView::positionKey), DataTypes.LongType);
+        spark.udf().register(POSITION_FEN, new Remembered<>(TableView::positionFen), DataTypes.StringType);
         spark.udf().register(IMAGE_SYMMETRIES, (UDF1<String, int[]>) fen -> Fen.parse(fen).distinctImages(),
                 DataTypes.createArrayType(DataTypes.IntegerType));
         spark.udf().register(IMAGE_FEN, (UDF2<String, Integer, String>) (fen, s) -> Fen.of(Fen.parse(fen).transform(s)), DataTypes.StringType);
@@ -96,12 +98,56 @@ public record TableView(Material material, String name, String folder) {
      */
     public static final String CANONICAL_FEN = "canonical_fen";
 
+    /**
+     * The SQL functions {@code position_key(fen)}, the key of the row that stands for a position, and
+     * {@code position_fen(fen)}, the FEN as the views write it: {@code WHERE key = position_key(F) AND fen =
+     * position_fen(F)} finds position F in the view of every position, with its own best move, reading one row of
+     * the table (the key's filter runs before the rows are spread to their images).
+     */
+    public static final String POSITION_KEY = "position_key", POSITION_FEN = "position_fen";
+
     static String canonicalFen(String fen) {
+        Position p = legal(fen);
+        return p == null ? null : Fen.of(new PositionIndex(p.material()).canonical(p));
+    }
+
+    static Long positionKey(String fen) {
+        Position p = legal(fen);
+        return p == null ? null : new PositionIndex(p.material()).index(p);
+    }
+
+    static String positionFen(String fen) {
+        Position p = legal(fen);
+        return p == null ? null : Fen.of(p);
+    }
+
+    /** The position a FEN writes, or null when it is malformed or illegal. */
+    private static Position legal(String fen) {
         try {
             Position p = Fen.parse(fen);
-            return p.isLegal() ? Fen.of(new PositionIndex(p.material()).canonical(p)) : null;
+            return p.isLegal() ? p : null;
         } catch (IllegalArgumentException e) {
             return null;
+        }
+    }
+
+    /**
+     * A SQL function of a FEN that keeps its last answer: a query that compares a column with the function of a
+     * literal calls it on every row (Spark folds no user function), always with the same FEN.
+     */
+    private static final class Remembered<T> implements UDF1<String, T> {
+        private final UDF1<String, T> function;
+        private transient volatile Object[] last; // {fen, answer}, replaced whole: tasks of one executor share it
+
+        Remembered(UDF1<String, T> function) { this.function = function; }
+
+        @SuppressWarnings("unchecked")
+        @Override public T call(String fen) throws Exception {
+            Object[] l = last;
+            if (l != null && java.util.Objects.equals(l[0], fen)) return (T) l[1];
+            T answer = function.call(fen);
+            last = new Object[] {fen, answer};
+            return answer;
         }
     }
 }

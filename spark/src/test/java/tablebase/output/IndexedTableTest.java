@@ -109,7 +109,7 @@ class IndexedTableTest {
     }
 
     @Test
-    void parquetRowsAreTheCanonicalPositionsAndCanonicalFenFindsAnyPosition() throws IOException {
+    void parquetRowsAreTheCanonicalPositionsAndCanonicalFenOrPositionKeyFindsAnyPosition() throws IOException {
         SparkSession spark = SparkTestSession.session();
         TableView view = TableView.register(spark, dir.resolve("krk").toString());
         Map<String, Object> manifest = Manifest.read(dir.resolve("krk").resolve(Manifest.FILE));
@@ -133,6 +133,13 @@ class IndexedTableTest {
             ProbeResult r = krk.probe(p);
             assertEquals(r.category().label(), found.get(0).getString(0), p::toString);
             assertEquals(r.dtm(), found.get(0).isNullAt(1) ? null : found.get(0).getInt(1), p::toString);
+            // the view of every position gives its own best move, the FEN written with or without its counters
+            String fen = t % 2 == 0 ? Fen.of(p) : Fen.of(p).replace(" 0 1", "");
+            List<Row> own = spark.sql("SELECT result, dtm, best_move FROM krk_positions WHERE key = position_key('" + fen
+                    + "') AND fen = position_fen('" + fen + "')").collectAsList();
+            assertEquals(1, own.size(), p::toString);
+            assertEquals(r.category().label(), own.get(0).getString(0), p::toString);
+            if (r.category() != Category.DRAW && r.dtm() > 0) assertEquals(r.mainline().get(0).uci(), own.get(0).getString(2), p::toString);
         }
         long wins = ((Number) ((Map<?, ?>) ((Map<?, ?>) manifest.get("positions")).get("white_to_move")).get("win")).longValue();
         long canonicalWins = ((Number) ((Map<?, ?>) ((Map<?, ?>) manifest.get("canonical_positions")).get("white_to_move")).get("win")).longValue();
