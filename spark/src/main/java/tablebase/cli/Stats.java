@@ -39,14 +39,14 @@ public final class Stats {
 
     static void print(TableStats s, PrintStream out) {
         out.printf("%s table in %s (Spark SQL view '%s')%n%n", s.view().material().name(), s.view().folder(), s.view().name());
-        out.printf("%-14s %16s %16s %16s %16s %9s %9s%n", "side to move", "legal positions", "wins", "losses", "drawn", "max DTM", "mean DTM");
+        out.printf("%-14s %16s %16s %16s %16s %8s %8s %8s %8s%n", "side to move", "legal positions", "wins", "losses", "drawn",
+                "longest", "mean", "longest", "mean");
+        out.printf("%-14s %16s %16s %16s %16s %8s %8s %8s %8s%n", "", "", "", "", "", "win", "win", "loss", "loss");
         for (TableStats.Side side : s.sides().values())
-            out.printf("%-14s %,16d %,16d %,16d %,16d %9d %9.2f%n", side.side() == Color.WHITE ? "White" : "Black",
-                    side.legal(), side.wins(), side.losses(), side.drawn(), side.maxDtm(), side.meanDtm());
-        for (TableStats.Side side : s.sides().values())
-            out.printf("%s to move: %.2f%% won, %.2f%% lost, %.2f%% drawn%n", side.side() == Color.WHITE ? "White" : "Black",
-                    100.0 * side.wins() / side.legal(), 100.0 * side.losses() / side.legal(), 100.0 * side.drawn() / side.legal());
-        out.printf("(max and mean DTM: of White's wins with White to move, of Black's losses with Black to move)%n");
+            out.printf("%-14s %,16d %,16d %,16d %,16d %8s %8s %8s %8s%n", side.side() == Color.WHITE ? "White" : "Black", side.legal(), side.wins(),
+                    side.losses(), side.drawn(), moves(side.longestWin()), mean(side.meanWinDtm()), moves(side.longestLoss()), mean(side.meanLossDtm()));
+        for (TableStats.Side side : s.sides().values()) out.println(side.shares());
+        out.printf("(wins and losses of the side to move; DTM in moves of the side that mates)%n");
 
         out.printf("%nDTM histograms: positions by moves to mate, per side to move and result%n%5s %14s %14s %14s %14s%n",
                 "DTM", "White wins", "White loses", "Black wins", "Black loses");
@@ -70,13 +70,26 @@ public final class Stats {
             out.printf("  %s to move, %-4s DTM %2d  %-40s best %s%n", d.side() == Color.WHITE ? "White" : "Black", d.result(), d.dtm(), d.fen(),
                     d.bestMove() == null ? "-" : d.bestMove());
 
-        for (TableStats.PieceSquares p : s.byPiece()) {
-            String among = p.among().isEmpty() ? "" : ", " + p.among();
-            board(out, "White's wins, % of positions with White to move" + among + ", by " + p.piece() + " square",
-                    sq -> Double.isNaN(p.winShare()[sq]) ? "." : String.format("%.0f", 100 * p.winShare()[sq]));
-            board(out, "Mean DTM of White's wins" + among + " by " + p.piece() + " square",
-                    sq -> Double.isNaN(p.meanWinDtm()[sq]) ? "." : String.format("%.1f", p.meanWinDtm()[sq]));
-        }
+        for (Color side : Color.values())
+            for (TableStats.PieceSquares p : s.byPiece()) {
+                if (side == Color.BLACK && !p.wins(side)) continue; // Black's boards only where Black wins
+                String among = p.among().isEmpty() ? "" : ", " + p.among(), who = side == Color.WHITE ? "White" : "Black";
+                double[] share = p.winShare(side), mean = p.meanWinDtm(side);
+                board(out, who + "'s wins, % of positions with " + who + " to move" + among + ", by " + p.piece() + " square",
+                        sq -> Double.isNaN(share[sq]) ? "." : Charts.labels(range(share) * 100, 0).format(100 * share[sq]));
+                board(out, "Mean DTM of " + who + "'s wins" + among + " by " + p.piece() + " square",
+                        sq -> Double.isNaN(mean[sq]) ? "." : String.format("%.1f", mean[sq]));
+            }
+    }
+
+    private static String moves(int longest) { return longest < 0 ? "-" : Integer.toString(longest); }
+
+    private static String mean(double dtm) { return Double.isNaN(dtm) ? "-" : String.format("%.2f", dtm); }
+
+    /** The span of a board's values, NaN left out. */
+    private static double range(double[] values) {
+        return java.util.Arrays.stream(values).filter(v -> !Double.isNaN(v)).max().orElse(0)
+                - java.util.Arrays.stream(values).filter(v -> !Double.isNaN(v)).min().orElse(0);
     }
 
     private static void board(PrintStream out, String title, IntFunction<String> cell) {

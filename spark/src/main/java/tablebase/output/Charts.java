@@ -60,21 +60,28 @@ public final class Charts {
 
     static final String HISTOGRAM = "dtm_histogram.png";
 
-    /** Every chart by file name: the DTM histogram, then for each piece its boards of White's win share and mean DTM. */
+    /**
+     * Every chart by file name: the DTM histogram, then for each piece its boards of the wins' share and mean DTM, for
+     * White to move ({@code win_share_by_wq.png}) and, when Black wins anywhere, for Black to move
+     * ({@code black_win_share_by_wq.png}).
+     */
     static Map<String, JFreeChart> charts(TableStats stats) {
         System.setProperty("java.awt.headless", "true");
         String endgame = stats.view().material().name();
         Map<String, JFreeChart> charts = new LinkedHashMap<>();
         charts.put(HISTOGRAM, histogram(stats, endgame));
-        for (TableStats.PieceSquares p : stats.byPiece()) {
-            String among = p.among().isEmpty() ? "" : ", " + p.among();
-            double[] percent = new double[64];
-            for (int sq = 0; sq < 64; sq++) percent[sq] = 100 * p.winShare()[sq];
-            charts.put("win_share_by_" + p.column() + ".png", board(endgame + ": White's wins by " + p.piece() + " square",
-                    "% of positions White wins, White to move" + among, percent, new DecimalFormat("0")));
-            charts.put("mean_dtm_by_" + p.column() + ".png", board(endgame + ": mean mate distance by " + p.piece() + " square",
-                    "mean DTM of White's wins" + among, p.meanWinDtm(), new DecimalFormat("0.0")));
-        }
+        for (tablebase.chess.Color side : tablebase.chess.Color.values())
+            for (TableStats.PieceSquares p : stats.byPiece()) {
+                if (side == tablebase.chess.Color.BLACK && !p.wins(side)) continue;
+                String among = p.among().isEmpty() ? "" : ", " + p.among(), who = side == tablebase.chess.Color.WHITE ? "White" : "Black";
+                String prefix = side == tablebase.chess.Color.WHITE ? "" : "black_";
+                double[] percent = new double[64];
+                for (int sq = 0; sq < 64; sq++) percent[sq] = 100 * p.winShare(side)[sq];
+                charts.put(prefix + "win_share_by_" + p.column() + ".png", board(endgame + ": " + who + "'s wins by " + p.piece() + " square",
+                        "% of positions " + who + " wins, " + who + " to move" + among, percent, 0));
+                charts.put(prefix + "mean_dtm_by_" + p.column() + ".png", board(endgame + ": " + who + "'s mate distance by " + p.piece() + " square",
+                        "mean DTM of " + who + "'s wins, " + who + " to move" + among, p.meanWinDtm(side), 1));
+            }
         return charts;
     }
 
@@ -106,14 +113,17 @@ public final class Charts {
         bars.setItemMargin(0.0);
         for (int k = 0; k < data.getRowCount(); k++)
             bars.setSeriesPaint(k, SERIES_COLORS[SERIES.indexOf(data.getRowKey(k).toString())]);
-        chart.addSubtitle(new TextTitle(String.format("%,d White-to-move wins (%.1f%% of legal positions), %,d Black-to-move losses (%.1f%%)",
-                white.decided(), 100 * white.decidedShare(), black.decided(), 100 * black.decidedShare()), LABEL));
+        chart.addSubtitle(new TextTitle(white.shares() + ";   " + black.shares(), LABEL));
         chart.setBackgroundPaint(Color.WHITE);
         return chart;
     }
 
-    /** An 8x8 board, White at the bottom, each square coloured by its value and labelled with it; NaN squares stay grey. */
-    private static JFreeChart board(String title, String legend, double[] values, DecimalFormat format) {
+    /**
+     * An 8x8 board, White at the bottom, each square coloured by its value and labelled with it; NaN squares stay
+     * grey. Labels get at least {@code decimals} decimals, more when the values lie close together (KQKR's win share
+     * runs from 97.9 to 99.3 %): no two colours share one label, and the colour bar gets several ticks.
+     */
+    private static JFreeChart board(String title, String legend, double[] values, int decimals) {
         DefaultXYZDataset data = new DefaultXYZDataset();
         double[][] cells = new double[3][64];
         double lo = Double.MAX_VALUE, hi = -Double.MAX_VALUE;
@@ -124,6 +134,7 @@ public final class Charts {
             if (!Double.isNaN(values[sq])) { lo = Math.min(lo, values[sq]); hi = Math.max(hi, values[sq]); }
         }
         if (lo > hi) { lo = 0; hi = 1; }
+        DecimalFormat format = labels(hi - lo, decimals);
         data.addSeries(legend, cells);
         Gradient scale = new Gradient(lo, hi == lo ? lo + 1 : hi);
 
@@ -162,6 +173,13 @@ public final class Charts {
         chart.addSubtitle(bar);
         chart.setBackgroundPaint(Color.WHITE);
         return chart;
+    }
+
+    /** A format with {@code decimals} decimals, or more where the values span less than 20, or 2. */
+    public static DecimalFormat labels(double span, int decimals) {
+        int needed = span >= 20 ? 0 : span >= 2 ? 1 : 2;
+        int d = Math.max(decimals, needed);
+        return new DecimalFormat(d == 0 ? "0" : "0." + "0".repeat(d));
     }
 
     private static Path save(JFreeChart chart, Path file, int width, int height) throws IOException {

@@ -16,43 +16,60 @@ import tablebase.chess.Square;
 /**
  * What the whole table looks like, computed with Spark SQL over its Parquet views: positions and results per side
  * to move (rows weighted by the positions they stand for), the DTM histograms of wins and losses, the deepest
- * positions, and for every piece what its square does to the result (over every position, not the canonical rows).
+ * positions, and for every piece what its square does to the result, either side to move (over every position, not
+ * the canonical rows).
  */
 public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> deepest, List<PieceSquares> byPiece) {
 
-    /**
-     * One side to move: its legal positions, its wins and losses, and the histogram of their DTM, index = DTM.
-     * "Decided" is what the side that mates gets: White's wins with White to move, Black's losses with Black to move.
-     */
+    /** One side to move: its legal positions, its wins and losses, and their histograms by DTM, index = DTM. */
     public record Side(Color side, long legal, long wins, long losses, long[] winHistogram, long[] lossHistogram) {
-        public long decided() { return side == Color.WHITE ? wins : losses; }
+        /** The longest win of the side to move in moves, -1 when it never wins. */
+        public int longestWin() { return winHistogram.length - 1; }
 
-        /** The histogram of the decided positions. */
-        public long[] histogram() { return side == Color.WHITE ? winHistogram : lossHistogram; }
+        /** The longest loss of the side to move in moves, -1 when it never loses. */
+        public int longestLoss() { return lossHistogram.length - 1; }
 
-        public int maxDtm() { return histogram().length - 1; }
+        public double meanWinDtm() { return mean(winHistogram); }
 
-        public double meanDtm() {
-            long[] h = histogram();
+        public double meanLossDtm() { return mean(lossHistogram); }
+
+        private static double mean(long[] h) {
             long n = 0, weighted = 0;
             for (int d = 0; d < h.length; d++) { n += h[d]; weighted += d * h[d]; }
-            return n == 0 ? 0 : (double) weighted / n;
+            return n == 0 ? Double.NaN : (double) weighted / n;
         }
 
         public long drawn() { return legal - wins - losses; }
 
-        public double decidedShare() { return (double) decided() / legal; }
+        /** A count as a share of the legal positions. */
+        public double share(long n) { return (double) n / legal; }
+
+        /** "White to move: 99.1% won, 0.0% lost, 0.9% drawn". */
+        public String shares() {
+            return String.format("%s to move: %.1f%% won, %.1f%% lost, %.1f%% drawn", side == Color.WHITE ? "White" : "Black", 100 * share(wins),
+                    100 * share(losses), 100 * share(drawn()));
+        }
     }
 
     /** One of the deepest positions of a side (a canonical row). */
     public record Deepest(Color side, String result, int dtm, String fen, String bestMove) {}
 
     /**
-     * What one piece's square does to the result, White to move: the share of positions White wins and the mean DTM
-     * of those wins, by square; NaN where the piece never stands or White never wins. {@code among} says which
-     * positions count ("light-square bishop" when White has a bishop, else "").
+     * What one piece's square does to the result, for each side to move ({@code [side.ordinal()][square]}): the share
+     * of positions the side to move wins and the mean DTM of those wins, by square; NaN where the piece never stands
+     * or the side never wins. {@code among} says which positions count ("light-square bishop" when White has a
+     * bishop, else "").
      */
-    public record PieceSquares(String piece, String column, String among, double[] winShare, double[] meanWinDtm) {}
+    public record PieceSquares(String piece, String column, String among, double[][] winShare, double[][] meanWinDtm) {
+        public double[] winShare(Color toMove) { return winShare[toMove.ordinal()]; }
+
+        public double[] meanWinDtm(Color toMove) { return meanWinDtm[toMove.ordinal()]; }
+
+        /** Whether the side to move wins anywhere: a board of its wins says something. */
+        public boolean wins(Color toMove) {
+            return java.util.Arrays.stream(winShare(toMove)).anyMatch(v -> v > 0);
+        }
+    }
 
     public static final int DEEPEST_PER_SIDE = 10;
 
@@ -103,26 +120,26 @@ public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> d
         StringBuilder stack = new StringBuilder("stack(" + columns.size());
         for (String c : columns) stack.append(", '").append(c).append("', ").append(c);
         stack.append(")");
-        Map<String, double[][]> boards = new java.util.LinkedHashMap<>();
+        Map<String, double[][][]> boards = new java.util.LinkedHashMap<>(); // column: share, mean; side to move; square
         for (String c : columns) {
-            double[][] board = new double[2][64];
-            for (double[] b : board) Arrays.fill(b, Double.NaN);
+            double[][][] board = new double[2][2][64];
+            for (double[][] b : board) for (double[] side : b) Arrays.fill(side, Double.NaN);
             boards.put(c, board);
         }
-        for (Row r : spark.sql("SELECT piece, sq, avg(IF(result = 'win', 1D, 0D)) AS share, avg(IF(result = 'win', dtm, NULL)) AS mean"
-                + " FROM " + view.everyPosition() + " LATERAL VIEW " + stack + " s AS piece, sq WHERE stm = 'w'" + where
-                + " GROUP BY piece, sq").collectAsList()) {
-            double[][] board = boards.get(r.getString(0));
-            int sq = Square.parse(r.getString(1));
-            board[0][sq] = r.getDouble(2);
-            board[1][sq] = r.isNullAt(3) ? Double.NaN : r.getDouble(3);
+        for (Row r : spark.sql("SELECT piece, stm, sq, avg(IF(result = 'win', 1D, 0D)) AS share, avg(IF(result = 'win', dtm, NULL)) AS mean"
+                + " FROM " + view.everyPosition() + " LATERAL VIEW " + stack + " s AS piece, sq WHERE true" + where
+                + " GROUP BY piece, stm, sq").collectAsList()) {
+            double[][][] board = boards.get(r.getString(0));
+            int side = r.getString(1).equals("w") ? 0 : 1, sq = Square.parse(r.getString(2));
+            board[0][side][sq] = r.getDouble(3);
+            board[1][side][sq] = r.isNullAt(4) ? Double.NaN : r.getDouble(4);
         }
         List<PieceSquares> pieces = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
             Piece p = material.piece(i);
             String column = columns.get(i), number = column.replaceAll("\\D", ""); // "wq2": the second White queen
             String name = (p.color() == Color.WHITE ? "White " : "Black ") + p.type().name().toLowerCase() + (number.isEmpty() ? "" : " " + number);
-            double[][] board = boards.get(column);
+            double[][][] board = boards.get(column);
             pieces.add(new PieceSquares(name, column, among, board[0], board[1]));
         }
         return pieces;

@@ -35,14 +35,14 @@ class TableStatsTest {
         for (Color side : Color.values()) {
             Map<?, ?> expected = (Map<?, ?>) ((Map<?, ?>) histograms.get(side == Color.WHITE ? "white_to_move" : "black_to_move"))
                     .get(side == Color.WHITE ? "win" : "loss");
-            long[] h = stats.sides().get(side).histogram();
+            long[] h = side == Color.WHITE ? stats.sides().get(side).winHistogram() : stats.sides().get(side).lossHistogram();
             for (int d = 0; d < h.length; d++)
                 assertEquals(expected.containsKey("" + d) ? ((Number) expected.get("" + d)).longValue() : 0L, h[d], side + " " + d);
         }
         assertEquals(33, stats.deepest().get(0).dtm());
         assertEquals(2 * TableStats.DEEPEST_PER_SIDE, stats.deepest().size());
         // the mean by square is over the light-square bishop only: its corners a8 and h1 are the quickest mates
-        double[] mean = piece(stats, "bk").meanWinDtm();
+        double[] mean = piece(stats, "bk").meanWinDtm(Color.WHITE);
         assertEquals(mean[Square.parse("a8")], mean[Square.parse("h1")], 1e-9);
         assertTrue(mean[Square.parse("a8")] < mean[Square.parse("a1")], "light corner " + mean[56] + " vs dark " + mean[0]);
 
@@ -67,36 +67,47 @@ class TableStatsTest {
             }
         assertEquals(List.of("White king", "White queen", "Black king", "Black rook"), stats.byPiece().stream().map(TableStats.PieceSquares::piece).toList());
 
-        // the rook's board on a few squares, from a probe of every White-to-move position with the rook there
+        // the rook's boards on a few squares, either side to move, from a probe of every position with the rook there
         TableStats.PieceSquares rook = piece(stats, "br");
         Material kqkr = Material.parse("KQKR");
         try (Tablebase probe = Tablebase.open(folder)) {
-            for (String square : List.of("a1", "d5", "g7")) {
-                int br = Square.parse(square);
-                long legal = 0, wins = 0, dtmSum = 0;
-                for (int wk = 0; wk < 64; wk++)
-                    for (int wq = 0; wq < 64; wq++)
-                        for (int bk = 0; bk < 64; bk++) {
-                            Position p = new Position(kqkr, new int[] {wk, wq, bk, br}, Color.WHITE);
-                            if (!p.isLegal()) continue;
-                            legal++;
-                            int dtm = probe.probeDtm(p);
-                            if (dtm > 0) { wins++; dtmSum += dtm; }
-                        }
-                assertEquals((double) wins / legal, rook.winShare()[br], 1e-9, square);
-                assertEquals((double) dtmSum / wins, rook.meanWinDtm()[br], 1e-9, square);
-            }
+            for (Color side : Color.values())
+                for (String square : List.of("a1", "d5", "g7")) {
+                    int br = Square.parse(square);
+                    long legal = 0, wins = 0, dtmSum = 0;
+                    for (int wk = 0; wk < 64; wk++)
+                        for (int wq = 0; wq < 64; wq++)
+                            for (int bk = 0; bk < 64; bk++) {
+                                Position p = new Position(kqkr, new int[] {wk, wq, bk, br}, side);
+                                if (!p.isLegal()) continue;
+                                legal++;
+                                int dtm = probe.probeDtm(p);
+                                if (dtm > 0) { wins++; dtmSum += dtm; }
+                            }
+                    assertEquals((double) wins / legal, rook.winShare(side)[br], 1e-9, side + " " + square);
+                    assertEquals((double) dtmSum / wins, rook.meanWinDtm(side)[br], 1e-9, side + " " + square);
+                }
         }
 
         Map<String, JFreeChart> charts = Charts.charts(stats);
-        assertEquals(1 + 2 * 4, charts.size(), charts.keySet().toString());
-        XYZDataset share = (XYZDataset) charts.get("win_share_by_br.png").getXYPlot().getDataset(),
-                mean = (XYZDataset) charts.get("mean_dtm_by_br.png").getXYPlot().getDataset();
-        for (int i = 0; i < 64; i++) {
-            int sq = Square.of((int) share.getXValue(0, i), (int) share.getYValue(0, i));
-            assertEquals(100 * rook.winShare()[sq], share.getZValue(0, i), 1e-9);
-            assertEquals(rook.meanWinDtm()[sq], mean.getZValue(0, i), 1e-9);
+        assertEquals(1 + 2 * 4 + 2 * 4, charts.size(), "Black wins KQKR positions: its boards too " + charts.keySet());
+        for (Color side : Color.values()) {
+            String prefix = side == Color.WHITE ? "" : "black_";
+            XYZDataset share = (XYZDataset) charts.get(prefix + "win_share_by_br.png").getXYPlot().getDataset(),
+                    mean = (XYZDataset) charts.get(prefix + "mean_dtm_by_br.png").getXYPlot().getDataset();
+            for (int i = 0; i < 64; i++) {
+                int sq = Square.of((int) share.getXValue(0, i), (int) share.getYValue(0, i));
+                assertEquals(100 * rook.winShare(side)[sq], share.getZValue(0, i), 1e-9);
+                assertEquals(rook.meanWinDtm(side)[sq], mean.getZValue(0, i), 1e-9);
+            }
         }
+        // White's share lies within two points here: whole percents would print one number on most squares
+        double[] queen = piece(stats, "wq").winShare(Color.WHITE);
+        java.util.Set<String> labels = new java.util.HashSet<>();
+        for (org.jfree.chart.annotations.XYAnnotation a : charts.get("win_share_by_wq.png").getXYPlot().getAnnotations())
+            labels.add(((org.jfree.chart.annotations.XYTextAnnotation) a).getText());
+        long distinct = java.util.Arrays.stream(queen).filter(v -> !Double.isNaN(v)).mapToLong(v -> Math.round(v * 10_000)).distinct().count();
+        assertTrue(labels.size() >= Math.min(distinct, 20), labels.size() + " labels for " + distinct + " values: " + labels);
         CategoryDataset bars = charts.get(Charts.HISTOGRAM).getCategoryPlot().getDataset();
         assertEquals(4, bars.getRowCount());
         long[] blackWins = stats.sides().get(Color.BLACK).winHistogram();
@@ -116,7 +127,7 @@ class TableStatsTest {
                     for (Color side : Color.values())
                         if (new Position(kqk, new int[] {wk, wq, bk}, side).isLegal()) counted[side.ordinal()]++;
         assertArrayEquals(counted, new long[] {stats.sides().get(Color.WHITE).legal(), stats.sides().get(Color.BLACK).legal()});
-        assertEquals(10, stats.sides().get(Color.WHITE).maxDtm(), "KQK's longest mate");
+        assertEquals(10, stats.sides().get(Color.WHITE).longestWin(), "KQK's longest mate");
         assertEquals(0, stats.sides().get(Color.WHITE).losses() + stats.sides().get(Color.BLACK).wins());
 
         StringBuilder squares = new StringBuilder();
