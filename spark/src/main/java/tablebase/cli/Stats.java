@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 import tablebase.chess.Color;
@@ -14,7 +15,8 @@ import tablebase.output.TableView;
 
 /** {@code jobs/stats}: a table's statistics with Spark SQL over its Parquet export, and optionally PNG charts. */
 public final class Stats {
-    static final String USAGE = "usage: stats --table DIR [--plots OUT_DIR] [--master local[*]] [--conf spark.key=value ...]\n"
+    static final String USAGE = "usage: stats (--table DIR | --tables DIR) [--plots OUT_DIR] [--master local[*]] [--conf spark.key=value ...]\n"
+            + "  --table: one table's statistics in full; --tables: a folder of tables, one line each (--plots: each table's charts in OUT_DIR/<table>)\n"
             + "example: jobs/stats --table out/kqkr --plots out/kqkr-charts";
 
     private Stats() {}
@@ -24,17 +26,44 @@ public final class Stats {
     }
 
     static int stats(String[] argv) throws Exception {
-        Args args = new Args(argv, Set.of("--table", "--plots", "--master", "--conf"), Set.of());
+        Args args = new Args(argv, Set.of("--table", "--tables", "--plots", "--master", "--conf"), Set.of());
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
-        String folder = args.required("--table");
+        if (args.has("--table") == args.has("--tables")) throw new Args.UsageException("give --table DIR or --tables DIR");
         String plots = args.get("--plots", null);
         return SparkOptions.withSession(args, "tablebase-stats", spark -> {
-            TableStats stats = TableStats.compute(spark, TableView.register(spark, folder));
-            print(stats, System.out);
+            if (args.has("--table")) {
+                TableStats stats = TableStats.compute(spark, TableView.register(spark, args.get("--table", null)));
+                print(stats, System.out);
+                if (plots != null) for (Path file : Charts.write(stats, Path.of(plots))) System.out.println("wrote " + file);
+                return 0;
+            }
+            List<TableView> views = new ArrayList<>(TableView.registerFolder(spark, args.get("--tables", null)));
+            views.sort(java.util.Comparator.comparingInt((TableView v) -> v.material().size()).thenComparing(TableView::name));
+            printSummaryHeader(System.out);
+            for (TableView view : views) printSummary(view, TableStats.sides(spark, view), System.out);
             if (plots != null)
-                for (Path file : Charts.write(stats, Path.of(plots))) System.out.println("wrote " + file);
+                for (TableView view : views)
+                    System.out.printf("wrote %d charts of %s in %s%n", Charts.write(TableStats.compute(spark, view), Path.of(plots, view.name())).size(),
+                            view.material().name(), Path.of(plots, view.name()));
             return 0;
         });
+    }
+
+    private static void printSummaryHeader(PrintStream out) {
+        out.printf("%-8s %16s   %-38s   %-38s%n", "", "", "White to move", "Black to move");
+        out.printf("%-8s %16s   %6s %6s %6s %6s %9s   %6s %6s %6s %6s %9s%n", "table", "legal positions", "won", "lost", "drawn", "longest", "mean", "won",
+                "lost", "drawn", "longest", "mean");
+        out.printf("%-8s %16s   %6s %6s %6s %6s %9s   %6s %6s %6s %6s %9s%n", "", "", "%", "%", "%", "win", "win DTM", "%", "%", "%", "win", "win DTM");
+    }
+
+    /** One table in one line: per side to move its shares of results and its longest and mean win in moves. */
+    static void printSummary(TableView view, Map<Color, TableStats.Side> sides, PrintStream out) {
+        StringBuilder line = new StringBuilder(String.format("%-8s %,16d", view.material().name(),
+                sides.values().stream().mapToLong(TableStats.Side::legal).sum()));
+        for (TableStats.Side s : sides.values())
+            line.append(String.format("   %6.1f %6.1f %6.1f %6s %9s", 100 * s.share(s.wins()), 100 * s.share(s.losses()), 100 * s.share(s.drawn()),
+                    moves(s.longestWin()), mean(s.meanWinDtm())));
+        out.println(line);
     }
 
     static void print(TableStats s, PrintStream out) {

@@ -77,8 +77,24 @@ public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> d
         String t = view.name();
         Material material = view.material();
         List<String> columns = material.columnNames();
-        String whiteKing = columns.get(material.kingIndex(Color.WHITE)), blackKing = columns.get(material.kingIndex(Color.BLACK));
 
+        Map<Color, Side> sides = sides(spark, view);
+        List<Deepest> deepest = new ArrayList<>();
+        for (Color c : Color.values()) {
+            for (Row r : spark.sql("SELECT result, dtm, fen, best_move FROM " + t + " WHERE stm = '" + c.fenLetter()
+                    + "' AND result != 'draw' ORDER BY dtm DESC, key LIMIT " + DEEPEST_PER_SIDE).collectAsList())
+                deepest.add(new Deepest(c, r.getString(0), r.getInt(1), r.getString(2), r.getString(3)));
+        }
+        // With a bishop, one bishop colour shows where the mate happens (the corners of the bishop's colour).
+        int bishop = material.pieces().indexOf(new Piece(Color.WHITE, PieceType.BISHOP));
+        String among = bishop < 0 ? "" : "light-square bishop";
+        String where = bishop < 0 ? "" : " AND " + lightSquare(columns.get(bishop));
+        return new TableStats(view, sides, deepest, byPiece(spark, view, among, where));
+    }
+
+    /** Each side to move's positions, results and DTM histograms, in one pass over the rows. */
+    public static Map<Color, Side> sides(SparkSession spark, TableView view) {
+        String t = view.name();
         // one pass over the rows: positions per side to move, result and DTM (a draw's DTM is null)
         List<Row> groups = spark.sql("SELECT stm, result, dtm, sum(positions) FROM " + t + " GROUP BY stm, result, dtm").collectAsList();
         Map<Color, Side> sides = new EnumMap<>(Color.class);
@@ -99,18 +115,7 @@ public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> d
             }
             sides.put(c, new Side(c, legal, Arrays.stream(byResult[0]).sum(), Arrays.stream(byResult[1]).sum(), byResult[0], byResult[1]));
         }
-
-        List<Deepest> deepest = new ArrayList<>();
-        for (Color c : Color.values()) {
-            for (Row r : spark.sql("SELECT result, dtm, fen, best_move FROM " + t + " WHERE stm = '" + c.fenLetter()
-                    + "' AND result != 'draw' ORDER BY dtm DESC, key LIMIT " + DEEPEST_PER_SIDE).collectAsList())
-                deepest.add(new Deepest(c, r.getString(0), r.getInt(1), r.getString(2), r.getString(3)));
-        }
-        // With a bishop, one bishop colour shows where the mate happens (the corners of the bishop's colour).
-        int bishop = material.pieces().indexOf(new Piece(Color.WHITE, PieceType.BISHOP));
-        String among = bishop < 0 ? "" : "light-square bishop";
-        String where = bishop < 0 ? "" : " AND " + lightSquare(columns.get(bishop));
-        return new TableStats(view, sides, deepest, byPiece(spark, view, among, where));
+        return sides;
     }
 
     /** Every piece's board in one pass over every position: its column and square stacked into rows, then grouped. */

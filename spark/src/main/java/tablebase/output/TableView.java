@@ -37,14 +37,20 @@ public record TableView(Material material, String name, String folder) {
         Material material = Material.parse(e);
         String name = material.name().toLowerCase();
         spark.read().parquet(parquet.toString()).createOrReplaceTempView(name);
+        registerFunctions(spark);
+        spark.sql(everyPositionView(material, name));
+        return new TableView(material, name, folder);
+    }
+
+    /** The views' SQL functions, once a session: every table's views share them. */
+    private static void registerFunctions(SparkSession spark) {
+        if (spark.catalog().functionExists(IMAGE_FEN)) return;
         spark.udf().register(CANONICAL_FEN, new Remembered<>(TableView::canonicalFen), DataTypes.StringType);
         spark.udf().register(POSITION_KEY, new Remembered<>(TableView::positionKey), DataTypes.LongType);
         spark.udf().register(POSITION_FEN, new Remembered<>(TableView::positionFen), DataTypes.StringType);
         spark.udf().register(IMAGE_SYMMETRIES, (UDF1<String, int[]>) fen -> Fen.parse(fen).distinctImages(),
                 DataTypes.createArrayType(DataTypes.IntegerType));
         spark.udf().register(IMAGE_FEN, (UDF2<String, Integer, String>) (fen, s) -> Fen.of(Fen.parse(fen).transform(s)), DataTypes.StringType);
-        spark.sql(everyPositionView(material, name));
-        return new TableView(material, name, folder);
     }
 
     /** Registers every table folder of {@code folder} (those holding a manifest), each under its endgame's name. */

@@ -84,6 +84,28 @@ class StatsAndSqlCliTest {
     }
 
     @Test
+    void statsOfAFolderOfTablesPrintsALineATableFromItsRows(@TempDir Path dir) throws Exception {
+        Path set = dir.resolve("set");
+        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQK,KRK,KPK", "--out", set.toString(), "--partitions", "1"}));
+        CliRun r = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--tables", set.toString(), "--plots", dir.resolve("charts").toString()}));
+        assertEquals(0, r.exit(), r.err());
+        for (String table : List.of("kqk", "krk", "kpk")) {
+            Map<?, ?> positions = (Map<?, ?>) Manifest.read(set.resolve(table).resolve(Manifest.FILE)).get("positions");
+            long legal = 0, whiteWins = ((Number) ((Map<?, ?>) positions.get("white_to_move")).get("win")).longValue(), whiteToMove = 0;
+            for (Object side : positions.values()) for (Object n : ((Map<?, ?>) side).values()) legal += ((Number) n).longValue();
+            for (Object n : ((Map<?, ?>) positions.get("white_to_move")).values()) whiteToMove += ((Number) n).longValue();
+            String line = r.out().lines().filter(l -> l.startsWith(table.toUpperCase() + " ")).findFirst().orElseThrow(() -> new AssertionError(r.out()));
+            List<String> cells = List.of(line.trim().split("\\s+"));
+            assertEquals(String.format("%,d", legal), cells.get(1), line);
+            assertEquals(String.format("%.1f", 100.0 * whiteWins / whiteToMove), cells.get(2), line);
+            assertTrue(Files.isRegularFile(dir.resolve("charts").resolve(table).resolve("dtm_histogram.png")), table + "'s charts");
+        }
+        // published longest wins: KQK 10 moves, KRK 16, KPK 28 (Karrer)
+        for (String[] longest : new String[][] {{"KQK", "10"}, {"KRK", "16"}, {"KPK", "28"}})
+            assertTrue(r.out().lines().anyMatch(l -> l.startsWith(longest[0] + " ") && List.of(l.trim().split("\\s+")).get(5).equals(longest[1])), r.out());
+    }
+
+    @Test
     void sqlPrintsAnAlignedTableCsvOrJsonLines() throws Exception {
         String query = "SELECT stm, count(*) AS positions, max(dtm) AS max_dtm FROM kbnk GROUP BY stm ORDER BY stm";
         long white = SparkTestSession.session().read().parquet(folder.resolve(TableExport.PARQUET).toString())
