@@ -13,8 +13,11 @@ import tablebase.chess.PositionIndex;
 record RunPlan(List<Step> steps) {
     /** Entries (index and side) solved and written a second per core: KBNKN's 242,221,056 in 209 s on 2 cores. */
     static final double ENTRIES_PER_CORE_SECOND = 580_000;
-    /** Entries solved a second per core, writing aside: KBNKN's 242,221,056 solved in 59 s on 2 cores. */
-    static final double SOLVED_PER_CORE_SECOND = 2_000_000;
+    /**
+     * Entries solved a second per core, writing aside, init included: KBNKN's 242,221,056 solved in 59 s on 2 cores
+     * (2.05 million), KQQKQ's 119,218,176 in 45.5 s (1.31 million).
+     */
+    static final double SOLVED_PER_CORE_SECOND = 1_500_000;
     /** What a table costs besides its entries: Spark's jobs, the writes' start (KQK: about 2 s). */
     static final double SECONDS_PER_TABLE = 2;
     /** The heap a local run's largest table needs at its peak, per index: KBNKN's 17.6 bytes after any GC, rounded up. */
