@@ -117,12 +117,20 @@ public final class ProbeServer implements AutoCloseable {
         }
     }
 
+    /** The most bytes of a request body read: the API takes none, so a client's body is drained up to this and no more. */
+    public static final int MAX_BODY = 8 << 10;
+
     private void route(HttpExchange exchange) throws IOException {
-        exchange.getRequestBody().readAllBytes();
+        if (exchange.getRequestBody().readNBytes(MAX_BODY + 1).length > MAX_BODY) {
+            exchange.getResponseHeaders().set("Connection", "close"); // the rest of the body is never read
+            json(exchange, 413, ProbeJson.error(null, "a request body of more than " + MAX_BODY + " bytes; the API takes none"));
+            return;
+        }
         String path = exchange.getRequestURI().getPath();
         boolean get = exchange.getRequestMethod().equals("GET") || exchange.getRequestMethod().equals("HEAD");
         if (!get) {
-            json(exchange, 405, ProbeJson.error(null, "only GET is served"));
+            exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+            json(exchange, 405, ProbeJson.error(null, "only GET and HEAD are served"));
         } else if (path.equals("/api/probe")) {
             probe(exchange);
         } else if (path.equals("/api/tables")) {
@@ -173,6 +181,7 @@ public final class ProbeServer implements AutoCloseable {
         exchange.getResponseHeaders().set("Content-Type", type);
         exchange.getResponseHeaders().set("Cache-Control", "no-cache");
         boolean head = exchange.getRequestMethod().equals("HEAD");
+        if (head) exchange.getResponseHeaders().set("Content-Length", Integer.toString(body.length)); // what GET would send
         exchange.sendResponseHeaders(status, head ? -1 : body.length == 0 ? -1 : body.length);
         if (!head && body.length > 0) {
             try (OutputStream out = exchange.getResponseBody()) {

@@ -88,6 +88,21 @@ class ProbeServerTest {
         HttpResponse<String> post = HTTP.send(HttpRequest.newBuilder(server.uri().resolve("api/probe?fen=x"))
                 .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(405, post.statusCode());
+        assertEquals(List.of("GET, HEAD"), post.headers().allValues("Allow"), "a 405 names the methods served");
+        // HEAD: GET's status and length, no body
+        String win = "api/probe?fen=" + URLEncoder.encode("8/8/8/3k4/8/8/8/KBN5 b - - 0 1", StandardCharsets.UTF_8);
+        HttpResponse<String> full = get(win), head = HTTP.send(HttpRequest.newBuilder(server.uri().resolve(win))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, head.statusCode());
+        assertEquals("", head.body());
+        assertEquals(full.body().getBytes(StandardCharsets.UTF_8).length, head.headers().firstValueAsLong("Content-Length").orElse(-1));
+        // a body larger than the API reads is refused once that much is read, and the server goes on (a body within the
+        // 64 KB the JDK's server drains before it closes: a larger one is cut off, and the client may see the reset first)
+        byte[] huge = new byte[ProbeServer.MAX_BODY * 2 + 3];
+        HttpResponse<String> big = HTTP.send(HttpRequest.newBuilder(server.uri().resolve("api/probe?fen=x"))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(huge)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(413, big.statusCode(), big.body());
+        assertEquals(200, get(win).statusCode());
     }
 
     /** The status line for a request written by hand (java.net.http refuses to send a malformed URI). */
