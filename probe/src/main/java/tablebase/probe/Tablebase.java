@@ -57,14 +57,23 @@ public final class Tablebase implements AutoCloseable {
     /** Opens a table folder or a folder of them, mapping each packed file and checking its header: milliseconds. */
     public static Tablebase open(Path folder) throws IOException { return open(folder, Check.HEADERS); }
 
+    /** How to make what a missing folder would hold: the table its name names, else one table or a set. */
+    private static String generateHint(Path folder) {
+        String name = folder.getFileName() == null ? "" : folder.getFileName().toString();
+        try {
+            return "make it with jobs/generate --endgame " + Material.parse(name.toUpperCase(java.util.Locale.ROOT)).name() + " --out " + folder;
+        } catch (IllegalArgumentException e) {
+            return "make a table in it with jobs/generate --endgame KQKR --out " + folder.resolve("kqkr") + ", or a set with jobs/generate --up-to 4 --out "
+                    + folder;
+        }
+    }
+
     /**
      * Opens a table folder or a folder of table folders. With {@link Check#SHA256} every file the manifests describe
      * is read and compared with its SHA-256 (seconds for a large table): a mismatch is a {@link CorruptTableException}.
      */
     public static Tablebase open(Path folder, Check check) throws IOException {
-        if (!Files.isDirectory(folder))
-            throw new NoSuchFileException(folder + ": no such folder (generate a table into it with jobs/generate --endgame KQKR --out "
-                    + folder + ")");
+        if (!Files.isDirectory(folder)) throw new NoSuchFileException(folder + ": no such folder (" + generateHint(folder) + ")");
         Map<Material, IndexedTable> tables = new HashMap<>();
         if (Files.isRegularFile(folder.resolve(Manifest.FILE))) {
             openTable(folder, tables, check);

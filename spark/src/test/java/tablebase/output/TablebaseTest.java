@@ -192,7 +192,10 @@ class TablebaseTest {
     @Test
     void openRefusesAMissingFolderOrManifestAWrongSizeAndADamagedFile(@TempDir Path dir) throws Exception {
         IOException missing = assertThrows(IOException.class, () -> Tablebase.open(dir.resolve("nowhere")));
-        assertTrue(missing.getMessage().contains("no such folder"), missing.getMessage());
+        assertTrue(missing.getMessage().contains("no such folder") && missing.getMessage().contains("--up-to"), missing.getMessage());
+        IOException missingTable = assertThrows(IOException.class, () -> Tablebase.open(dir.resolve("krpkr")));
+        assertTrue(missingTable.getMessage().contains("jobs/generate --endgame KRPKR --out "), "the hint names the folder's table: "
+                + missingTable.getMessage());
         MissingTableException noManifest = assertThrows(MissingTableException.class, () -> Tablebase.open(dir));
         assertTrue(noManifest.getMessage().contains("holds no table"), noManifest.getMessage());
         Path copy = dir.resolve("kbnk");
