@@ -22,7 +22,14 @@ public final class Square {
     }
 
     public static String name(int sq) {
-        return "" + (char) ('a' + file(sq)) + (char) ('1' + rank(sq));
+        return NAMES[sq];
+    }
+
+    /** Every square's name, made once: an export names millions of squares. */
+    private static final String[] NAMES = new String[64];
+
+    static {
+        for (int sq = 0; sq < 64; sq++) NAMES[sq] = "" + (char) ('a' + sq % 8) + (char) ('1' + sq / 8);
     }
 
     /** Parses "a1".."h8"; anything else is an IllegalArgumentException naming the input. */

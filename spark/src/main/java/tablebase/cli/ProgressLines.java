@@ -58,12 +58,12 @@ final class ProgressLines implements SolveProgress {
         out.println(line);
     }
 
-    @Override public void ply(Material material, int ply, long decided, long entries, String line) {
+    @Override public void ply(Material material, int ply, long decided, long entries, boolean live, String line) {
         if (verbose) {
             out.println(line);
             return;
         }
-        if (table == null || !table.material().equals(material) || seconds(lastLine) < EVERY_SECONDS) return;
+        if (!live || table == null || !table.material().equals(material) || seconds(lastLine) < EVERY_SECONDS) return;
         lastLine = clock.nanos();
         double in = seconds(tableStart), estimate = table.solveSeconds(cores) * pace();
         out.printf("%s: ply %d, %,d of %,d entries won or lost so far, %s in; %s%n", material.name(), ply, decided, entries, RunPlan.duration(in),

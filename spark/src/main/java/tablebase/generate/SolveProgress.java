@@ -13,9 +13,10 @@ public interface SolveProgress {
 
     /**
      * Ply {@code ply} of {@code material} is found: {@code decided} entries of its {@code entries} are decided so far
-     * (won or lost); {@code line} says it for a log. A table solved in one task reports its plies when it is done.
+     * (won or lost); {@code line} says it for a log. {@code live} is false for a table solved in one task, which
+     * reports its plies once it is done.
      */
-    default void ply(Material material, int ply, long decided, long entries, String line) {
+    default void ply(Material material, int ply, long decided, long entries, boolean live, String line) {
         note(line);
     }
 }

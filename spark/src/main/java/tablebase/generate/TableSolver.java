@@ -180,7 +180,7 @@ public final class TableSolver {
                 for (int q = 1; q <= figures.maxPly(); q++) {
                     long found = figures.entries()[0][q] + figures.entries()[1][q];
                     decided += found;
-                    progress.ply(material, q, decided, 2 * index.size(),
+                    progress.ply(material, q, decided, 2 * index.size(), false,
                             String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found, q % 2 == 1 ? "wins" : "losses"));
                 }
             }
@@ -279,7 +279,7 @@ public final class TableSolver {
                 if (q % 10 == 0) heap.sample();
                 ShuffleMeter.Reading moved = meter.read().minus(before);
                 decided += frontier;
-                progress.ply(material, q, decided, 2 * index.size(), String.format("%s: ply %2d: %,d %s  (%.2f s, shuffled %,d bytes)", material.name(), q,
+                progress.ply(material, q, decided, 2 * index.size(), true, String.format("%s: ply %2d: %,d %s  (%.2f s, shuffled %,d bytes)", material.name(), q,
                         frontier, q % 2 == 1 ? "wins" : "losses", (System.nanoTime() - plyStart) / 1e9, moved.bytes()));
             }
             return slices;

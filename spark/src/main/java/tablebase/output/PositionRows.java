@@ -52,6 +52,9 @@ public final class PositionRows {
         return (short) (MoveGenerator.from(move) << 6 | MoveGenerator.to(move) | MoveGenerator.promotionCode(move) << 12);
     }
 
+    /** The {@code stm} column's values, White to move then Black. */
+    private static final String[] SIDES = {String.valueOf(Color.WHITE.fenLetter()), String.valueOf(Color.BLACK.fenLetter())};
+
     /** The {@link #moveCode} of no move. */
     static final short NO_MOVE = -1;
 
@@ -81,7 +84,7 @@ public final class PositionRows {
                 if (result == SolvedTable.NONE) continue;
                 Object[] values = new Object[n + 7];
                 values[0] = i;
-                values[1] = String.valueOf(s == 0 ? Color.WHITE.fenLetter() : Color.BLACK.fenLetter());
+                values[1] = SIDES[s];
                 for (int k = 0; k < n; k++) values[2 + k] = Square.name(squares[k]);
                 values[n + 2] = result == SolvedTable.DRAW ? "draw" : ply % 2 == 1 ? "win" : "loss";
                 values[n + 3] = result == SolvedTable.DRAW ? null : (ply + 1) / 2;

@@ -54,15 +54,19 @@ public final class TableExport {
     /** The folder of a smaller table, next to the folder of the table that needs it: {@code kqk} beside {@code kqkr}. */
     public static String folderName(Material material) { return material.name().toLowerCase(); }
 
-    /** The staging folder's hidden folders of the solved blocks' result planes and of the seed file's pieces, deleted before the commit. */
-    static final String RESULT_PLANES = "_result_planes", SEED_PIECES = "_seed_pieces";
+    /**
+     * The staging folder's hidden folders of the solved blocks' result planes, of the part files' pieces and of the seed
+     * file's pieces, deleted before the commit.
+     */
+    static final String RESULT_PLANES = "_result_planes", PART_PIECES = "_part_pieces", SEED_PIECES = "_seed_pieces";
 
     /**
      * Writes everything into the folder's staging area (the caller commits) and returns the manifest written. The
-     * executors write it all, each for its own king pairs: first each solved block's result plane, then, per part
-     * file of {@code entriesPerFile} entries at most, the best moves (from the result planes and {@code smaller}'s
-     * files, mapped), the Parquet rows and the packed part; for KBNK the seed file. The driver gets figures and
-     * checksums.
+     * executors write it all, each for its own king pairs: first each solved block's result plane, then, per slice
+     * of a part file of {@code entriesPerFile} entries at most, the best moves (from the result planes and
+     * {@code smaller}'s files, mapped), the Parquet rows and the packed part (or its piece, when a part has several
+     * slices); for KBNK the seed file. A part gets as many slices as it takes for every core to write rows. The
+     * driver gets figures and checksums.
      */
     public static Map<String, Object> write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
                                             long entriesPerFile) throws IOException {
@@ -73,10 +77,11 @@ public final class TableExport {
         jsc.setJobDescription(material.name() + ": result planes");
         List<PlaneFile> planeFiles = table.blocks().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
         long[] starts = IndexedTable.partStarts(index, entriesPerFile);
-        int parts = starts.length - 1;
+        int parts = starts.length - 1, perPart = Math.max(1, (jsc.defaultParallelism() + parts - 1) / parts);
+        long[] slices = slices(index, starts, perPart);
         jsc.setJobDescription(material.name() + ": best moves");
-        JavaRDD<BestMoves> bestMoves = jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts)
-                .map(k -> bestMoves(successors(material, planeFiles, smaller), index, starts[k], starts[k + 1]));
+        JavaRDD<BestMoves> bestMoves = jsc.parallelize(IntStream.range(0, slices.length - 1).boxed().toList(), slices.length - 1)
+                .map(k -> bestMoves(successors(material, planeFiles, smaller), index, slices[k], slices[k + 1]));
         bestMoves.persist(StorageLevel.MEMORY_AND_DISK());
         try {
             jsc.setJobDescription(material.name() + ": Parquet rows");
@@ -84,13 +89,17 @@ public final class TableExport {
                     .write().parquet(new Path(staging, PARQUET).toString());
             List<Map<String, Object>> parquetFiles = hashParquet(jsc, new Path(staging, PARQUET), smaller);
             jsc.setJobDescription(material.name() + ": packed files");
-            List<Map<String, Object>> files = new ArrayList<>(bestMoves.map(b -> writePart(staging, index, parts, starts, b, smaller.hadoop())).collect());
+            List<Map<String, Object>> files = new ArrayList<>(slices.length == starts.length
+                    ? bestMoves.map(b -> writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), smaller.hadoop())).collect()
+                    : joinPieces(jsc, staging, index, starts, bestMoves.map(b -> writePiece(staging, b, smaller.hadoop())).collect(), smaller));
             Map<String, Object> seed = null;
             if (material.equals(PackedTable.KBNK)) {
                 jsc.setJobDescription(material.name() + ": the seed's file");
                 seed = writeSeed(jsc, staging, index, planeFiles, smaller);
             }
-            new Path(planes).getFileSystem(jsc.hadoopConfiguration()).delete(new Path(planes), true);
+            FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
+            fs.delete(new Path(planes), true);
+            fs.delete(new Path(staging, PART_PIECES), true);
             return writeManifest(table, files, parquetFiles, seed, folder, run);
         } finally {
             bestMoves.unpersist(false);
@@ -179,17 +188,59 @@ public final class TableExport {
         return new BestMoves(lo, results, ranks, codes);
     }
 
-    /** Writes part file {@code k} of the table, the one starting at {@code b.lo()}, and returns its manifest entry. */
-    private static Map<String, Object> writePart(String staging, PositionIndex index, int parts, long[] starts, BestMoves b, Configuration hadoop)
-            throws IOException {
-        int k = java.util.Arrays.binarySearch(starts, b.lo());
+    /** Each part's range of king pairs cut into {@code perPart} slices (fewer where it has fewer king pairs): where each starts, then the size. */
+    static long[] slices(PositionIndex index, long[] starts, int perPart) {
+        java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
+        for (int k = 0; k + 1 < starts.length; k++) {
+            long first = starts[k] / index.restSize(), pairs = starts[k + 1] / index.restSize() - first;
+            for (int j = 0; j <= perPart; j++) cuts.add((first + (j * pairs + perPart - 1) / perPart) * index.restSize());
+        }
+        return cuts.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** Writes the part file starting at index {@code lo} from its planes, and returns its manifest entry. */
+    private static Map<String, Object> writePart(String staging, PositionIndex index, int parts, long[] starts, long lo, byte[] results, byte[] ranks,
+                                                 Configuration hadoop) throws IOException {
+        int k = java.util.Arrays.binarySearch(starts, lo);
         long hi = starts[k + 1];
         String name = IndexedTable.partName(index.material(), k, parts);
-        String sha256 = writeAside(new Path(staging, name), hadoop, out -> IndexedTable.writePart(index, b.lo(), hi, b.results(), b.ranks(), out));
-        Map<String, Object> file = fileEntry(name, IndexedTable.partSize(b.lo(), hi), sha256);
-        file.put("first_index", b.lo());
+        String sha256 = writeAside(new Path(staging, name), hadoop, out -> IndexedTable.writePart(index, lo, hi, results, ranks, out));
+        Map<String, Object> file = fileEntry(name, IndexedTable.partSize(lo, hi), sha256);
+        file.put("first_index", lo);
         file.put("end_index", hi);
         return file;
+    }
+
+    /** A slice's planes in a file of their own, for the part they belong to: its results, then its move ranks. */
+    record Piece(String uri, long lo, long hi) implements Serializable {}
+
+    private static Piece writePiece(String staging, BestMoves b, Configuration hadoop) throws IOException {
+        Path file = new Path(new Path(staging, PART_PIECES), String.format("piece-%016d", b.lo()));
+        writeAside(file, hadoop, out -> {
+            out.write(b.results());
+            out.write(b.ranks());
+        });
+        return new Piece(file.toString(), b.lo(), b.lo() + b.results().length / 2);
+    }
+
+    /** One task a part: its pieces read back, in order, into the part file. */
+    private static List<Map<String, Object>> joinPieces(JavaSparkContext jsc, String staging, PositionIndex index, long[] starts, List<Piece> pieces,
+                                                        SmallerTables smaller) {
+        int parts = starts.length - 1;
+        return jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> {
+            int entries = Math.toIntExact(2 * (starts[k + 1] - starts[k]));
+            byte[] results = new byte[entries], ranks = new byte[entries];
+            for (Piece piece : pieces) {
+                if (piece.lo() < starts[k] || piece.lo() >= starts[k + 1]) continue;
+                int at = Math.toIntExact(2 * (piece.lo() - starts[k])), n = Math.toIntExact(2 * (piece.hi() - piece.lo()));
+                Path file = new Path(piece.uri());
+                try (org.apache.hadoop.fs.FSDataInputStream in = file.getFileSystem(smaller.hadoop()).open(file)) {
+                    in.readFully(results, at, n);
+                    in.readFully(ranks, at, n);
+                }
+            }
+            return writePart(staging, index, parts, starts, starts[k], results, ranks, smaller.hadoop());
+        }).collect();
     }
 
     /**

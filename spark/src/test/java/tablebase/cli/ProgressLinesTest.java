@@ -30,7 +30,7 @@ class ProgressLinesTest {
     private void plies(ProgressLines progress, Material m, int plies, double secondsEach) {
         for (int q = 1; q <= plies; q++) {
             now += (long) (secondsEach * 1e9);
-            progress.ply(m, q, 1000L * q, 100_000, m.name() + ": ply " + q);
+            progress.ply(m, q, 1000L * q, 100_000, true, m.name() + ": ply " + q);
         }
     }
 
@@ -49,6 +49,13 @@ class ProgressLinesTest {
         said();
         plies(verbose, KRK, 30, 1);
         assertEquals(30, said().size());
+
+        // a table solved in one task reports its plies once solved: a quiet run has nothing left to estimate
+        quiet.startTable(KRKN);
+        said();
+        now += (long) 60e9;
+        quiet.ply(KRKN, 1, 10, 100_000, false, "KRKN: ply 1: 10 wins  (one task)");
+        assertEquals(List.of(), said());
     }
 
     @Test
