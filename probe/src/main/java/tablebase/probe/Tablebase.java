@@ -72,19 +72,31 @@ public final class Tablebase implements AutoCloseable {
      * Opens a table folder or a folder of table folders. With {@link Check#SHA256} every file the manifests describe
      * is read and compared with its SHA-256 (seconds for a large table): a mismatch is a {@link CorruptTableException}.
      */
-    public static Tablebase open(Path folder, Check check) throws IOException {
-        if (!Files.isDirectory(folder)) throw new NoSuchFileException(folder + ": no such folder (" + generateHint(folder) + ")");
+    public static Tablebase open(Path folder, Check check) throws IOException { return open(List.of(folder), check); }
+
+    /**
+     * Opens the tables of several folders, each a table folder or a folder of them, as one tablebase (as
+     * python-chess's {@code add_directory} adds folders): an endgame found in two folders is read from the first.
+     */
+    public static Tablebase open(List<Path> folders, Check check) throws IOException {
         Map<Material, IndexedTable> tables = new HashMap<>();
-        if (Files.isRegularFile(folder.resolve(Manifest.FILE))) {
-            openTable(folder, tables, check);
-        } else {
+        for (Path folder : folders) {
+            if (!Files.isDirectory(folder)) throw new NoSuchFileException(folder + ": no such folder (" + generateHint(folder) + ")");
+            if (Files.isRegularFile(folder.resolve(Manifest.FILE))) {
+                openTable(folder, tables, check);
+                continue;
+            }
+            boolean any = false;
             try (DirectoryStream<Path> children = Files.newDirectoryStream(folder, Files::isDirectory)) {
                 for (Path child : children)
-                    if (Files.isRegularFile(child.resolve(Manifest.FILE))) openTable(child, tables, check);
+                    if (Files.isRegularFile(child.resolve(Manifest.FILE))) {
+                        openTable(child, tables, check);
+                        any = true;
+                    }
             }
+            if (!any) throw new MissingTableException(folder + " holds no table: neither it nor a folder in it has a " + Manifest.FILE);
         }
-        if (tables.isEmpty())
-            throw new MissingTableException(folder + " holds no table: neither it nor a folder in it has a " + Manifest.FILE);
+        if (tables.isEmpty()) throw new MissingTableException("no folder given to open");
         return new Tablebase(tables);
     }
 
@@ -126,6 +138,9 @@ public final class Tablebase implements AutoCloseable {
             throw new CorruptTableException(file + " does not match the SHA-256 in its " + Manifest.FILE + ": the file is damaged or from another run");
     }
 
+    /** The most pieces of an endgame this tablebase answers, kings included (Syzygy's {@code TB_LARGEST}). */
+    public int largest() { return materials().get(0).size(); }
+
     /** The endgames this tablebase answers, by name. */
     public List<Material> materials() {
         List<Material> m = new ArrayList<>(tables.keySet());
@@ -157,10 +172,18 @@ public final class Tablebase implements AutoCloseable {
     /**
      * The signed DTM ({@link #probeDtm(Position)}) of every position into {@code dtm}, for a caller with many
      * positions at hand: the indexes of a few dozen are computed before their entries are read, so that the
-     * reads overlap instead of waiting for memory one by one (a 5-piece table is larger than the caches).
+     * reads overlap instead of waiting for memory one by one (a 5-piece table is larger than the caches). The first
+     * bad position (illegal, of a material not opened, or met in a damaged table) throws, the entries before it filled.
      */
-    public void probeDtm(Position[] positions, int[] dtm) {
-        if (dtm.length < positions.length) throw new IllegalArgumentException(dtm.length + " places for " + positions.length + " positions");
+    public void probeDtm(Position[] positions, int[] dtm) { probeDtm(positions, dtm, null); }
+
+    /**
+     * {@link #probeDtm(Position[], int[])} that goes on past bad positions: {@code errors[k]} is the reason position
+     * k has no DTM ({@code dtm[k]} is then 0), null for every position answered.
+     */
+    public void probeDtm(Position[] positions, int[] dtm, TablebaseException[] errors) {
+        if (dtm.length < positions.length || errors != null && errors.length < positions.length)
+            throw new IllegalArgumentException(dtm.length + " places for " + positions.length + " positions");
         IndexedTable[] tables = new IndexedTable[BATCH];
         long[] entries = new long[BATCH];
         for (int start = 0; start < positions.length; start += BATCH) {
@@ -168,12 +191,31 @@ public final class Tablebase implements AutoCloseable {
             for (int k = 0; k < n; k++) {
                 Position p = positions[start + k];
                 boolean alone = p.material().size() == 2 || p.enPassant() >= 0; // bare kings, en passant: one by one
-                tables[k] = alone ? null : table(p.material());
-                if (!alone) entries[k] = tables[k].entry(p);
+                tables[k] = null;
+                if (errors != null) errors[start + k] = null;
+                if (alone) continue;
+                try {
+                    IndexedTable table = table(p.material());
+                    entries[k] = table.entry(p);
+                    tables[k] = table;
+                } catch (TablebaseException e) {
+                    if (errors == null) throw e;
+                    errors[start + k] = e;
+                }
             }
             for (int k = 0; k < n; k++) {
                 Position p = positions[start + k];
-                dtm[start + k] = SIGNED_DTM[(tables[k] == null ? ply(p) : tables[k].plyAt(entries[k], p)) + 1];
+                if (errors != null && errors[start + k] != null) {
+                    dtm[start + k] = 0;
+                    continue;
+                }
+                try {
+                    dtm[start + k] = SIGNED_DTM[(tables[k] == null ? ply(p) : tables[k].plyAt(entries[k], p)) + 1];
+                } catch (TablebaseException e) {
+                    if (errors == null) throw e;
+                    errors[start + k] = e;
+                    dtm[start + k] = 0;
+                }
             }
         }
     }

@@ -124,6 +124,35 @@ class PawnTablesTest {
         for (int i = 0; i < batch.length; i++) assertEquals(tables.probeDtm(batch[i]), dtm[i], batch[i]::toString);
         batch[40] = new Position(Material.parse("KPK"), new int[] {0, 12, 9}, Color.WHITE); // the kings touch
         assertThrows(IllegalPositionException.class, () -> tables.probeDtm(batch, dtm));
+        // the variant with errors goes on: a reason where a position has none, every other position answered
+        batch[300] = Fen.parse("8/8/8/8/8/8/8/KQQQQ2k w - - 0 1"); // a material not opened
+        tablebase.probe.TablebaseException[] errors = new tablebase.probe.TablebaseException[batch.length];
+        java.util.Arrays.fill(dtm, 99);
+        tables.probeDtm(batch, dtm, errors);
+        for (int i = 0; i < batch.length; i++) {
+            if (i == 40) assertTrue(errors[i] instanceof IllegalPositionException, String.valueOf(errors[i]));
+            else if (i == 300) assertTrue(errors[i] instanceof tablebase.probe.MissingTableException, String.valueOf(errors[i]));
+            else assertEquals(null, errors[i], batch[i]::toString);
+            assertEquals(errors[i] == null ? tables.getDtm(batch[i]).orElseThrow() : 0, dtm[i], batch[i]::toString);
+        }
+    }
+
+    @Test
+    void severalFoldersOpenAsOneTablebase(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path root = GeneratedTables.root(), kbnk = tablebase.KbnkTable.folder();
+        try (Tablebase both = Tablebase.open(List.of(kbnk, root), Tablebase.Check.HEADERS)) {
+            assertTrue(both.materials().containsAll(tables.materials()) && both.materials().contains(Material.parse("KBNK")), both.materials()::toString);
+            assertEquals(tables.largest(), both.largest());
+            Random random = new Random(3);
+            for (Material m : List.of(Material.parse("KBNK"), Material.parse("KPKP"))) {
+                Position p = Position.randomLegal(m, Color.WHITE, random);
+                try (Tablebase alone = Tablebase.open(m.name().equals("KBNK") ? kbnk : root)) {
+                    assertEquals(alone.probeDtm(p), both.probeDtm(p), p::toString);
+                }
+            }
+        }
+        assertThrows(tablebase.probe.MissingTableException.class, () -> Tablebase.open(List.of(root, dir), Tablebase.Check.HEADERS),
+                "an empty folder among them is refused");
     }
 
     @Test
