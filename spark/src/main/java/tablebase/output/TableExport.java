@@ -85,8 +85,8 @@ public final class TableExport {
         bestMoves.persist(StorageLevel.MEMORY_AND_DISK());
         try {
             jsc.setJobDescription(material.name() + ": Parquet rows");
-            spark.createDataFrame(bestMoves.flatMap(b -> PositionRows.of(index, b.lo(), b.results(), b.moves())), PositionRows.schema(material))
-                    .write().parquet(new Path(staging, PARQUET).toString());
+            spark.createDataFrame(bestMoves.flatMap(b -> PositionRows.of(index, b.lo(), b.results(), b.moves())), PositionRows.schema())
+                    .write().option("compression", "zstd").option("parquet.writer.version", "v2").parquet(new Path(staging, PARQUET).toString());
             List<Map<String, Object>> parquetFiles = hashParquet(jsc, new Path(staging, PARQUET), smaller);
             jsc.setJobDescription(material.name() + ": packed files");
             List<Map<String, Object>> files = new ArrayList<>(slices.length == starts.length

@@ -2,13 +2,17 @@ package tablebase.output;
 
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.api.java.UDF1;
 import org.apache.spark.sql.api.java.UDF2;
+import org.apache.spark.sql.api.java.UDF3;
 import org.apache.spark.sql.types.DataTypes;
+import tablebase.chess.Color;
 import tablebase.chess.Fen;
 import tablebase.chess.Material;
 import tablebase.chess.Position;
@@ -36,15 +40,61 @@ public record TableView(Material material, String name, String folder) {
         if (!(read.get("endgame") instanceof String e)) throw new IOException(manifest + " names no endgame");
         Material material = Material.parse(e);
         String name = material.name().toLowerCase();
-        spark.read().parquet(parquet.toString()).createOrReplaceTempView(name);
         registerFunctions(spark);
+        spark.read().parquet(parquet.toString()).selectExpr(rowColumns(material)).createOrReplaceTempView(name);
         spark.sql(everyPositionView(material, name));
         return new TableView(material, name, folder);
+    }
+
+    /**
+     * The columns of a table's view, computed from the stored row ({@link PositionRows}): the key, {@code stm} ("w",
+     * "b"), each piece's square ({@code wk}, {@code wq}, ...), {@code result} ("win", "loss", "draw" for the side to
+     * move), {@code dtm} (moves of the side that mates; null for a draw), {@code best_move} (UCI), {@code fen} and
+     * {@code positions}. A query computes only the columns it reads.
+     */
+    static String[] rowColumns(Material material) {
+        List<String> columns = new ArrayList<>(List.of("key", "IF(side = 0, 'w', 'b') AS stm"));
+        List<String> pieces = material.columnNames();
+        for (int k = 0; k < pieces.size(); k++)
+            columns.add(KEY_SQUARE + "('" + material.name() + "', key, " + k + ") AS " + pieces.get(k));
+        columns.addAll(List.of("CASE WHEN ply IS NULL THEN 'draw' WHEN ply % 2 = 1 THEN 'win' ELSE 'loss' END AS result",
+                "CAST((ply + 1) DIV 2 AS INT) AS dtm", MOVE_UCI + "(move) AS best_move",
+                KEY_FEN + "('" + material.name() + "', key, side) AS fen", "CAST(positions AS INT) AS positions"));
+        return columns.toArray(new String[0]);
+    }
+
+    /** SQL functions of the stored rows: a piece's square and the FEN from the key, a move code in UCI. */
+    static final String KEY_SQUARE = "key_square", KEY_FEN = "key_fen", MOVE_UCI = "move_uci";
+
+    /** The index of each endgame a task has met, made once per JVM: a view's functions decode millions of keys. */
+    private static final java.util.concurrent.ConcurrentMap<String, PositionIndex> INDEXES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A task's last key decoded: a row's columns ask for the squares of one key in turn. */
+    private static final ThreadLocal<Decoded> LAST = new ThreadLocal<>();
+
+    private record Decoded(PositionIndex index, long key, int[] squares) {}
+
+    private static Decoded decoded(String endgame, long key) {
+        Decoded last = LAST.get();
+        if (last != null && last.key() == key && last.index().material().name().equals(endgame)) return last;
+        PositionIndex index = INDEXES.computeIfAbsent(endgame, e -> new PositionIndex(Material.parse(e)));
+        int[] squares = new int[index.material().size()];
+        index.decode(key, squares);
+        Decoded d = new Decoded(index, key, squares);
+        LAST.set(d);
+        return d;
     }
 
     /** The views' SQL functions, once a session: every table's views share them. */
     private static void registerFunctions(SparkSession spark) {
         if (spark.catalog().functionExists(IMAGE_FEN)) return;
+        spark.udf().register(KEY_SQUARE, (UDF3<String, Long, Integer, String>) (e, key, k) -> Square.name(decoded(e, key).squares()[k]),
+                DataTypes.StringType);
+        spark.udf().register(KEY_FEN, (UDF3<String, Long, Byte, String>) (e, key, side) -> {
+            Decoded d = decoded(e, key);
+            return Fen.of(d.index().material(), d.squares(), side == 0 ? Color.WHITE : Color.BLACK);
+        }, DataTypes.StringType);
+        spark.udf().register(MOVE_UCI, (UDF1<Short, String>) code -> code == null ? null : PositionRows.uci(code), DataTypes.StringType);
         spark.udf().register(CANONICAL_FEN, new Remembered<>(TableView::canonicalFen), DataTypes.StringType);
         spark.udf().register(POSITION_KEY, new Remembered<>(TableView::positionKey), DataTypes.LongType);
         spark.udf().register(POSITION_FEN, new Remembered<>(TableView::positionFen), DataTypes.StringType);

@@ -109,7 +109,7 @@ class StatsAndSqlCliTest {
     void sqlPrintsAnAlignedTableCsvOrJsonLines() throws Exception {
         String query = "SELECT stm, count(*) AS positions, max(dtm) AS max_dtm FROM kbnk GROUP BY stm ORDER BY stm";
         long white = SparkTestSession.session().read().parquet(folder.resolve(TableExport.PARQUET).toString())
-                .filter("stm = 'w'").count();
+                .filter("side = 0").count();
         CliRun aligned = sql("--table", folder.toString(), query);
         assertEquals(0, aligned.exit(), aligned.err());
         List<String> lines = aligned.out().lines().toList();

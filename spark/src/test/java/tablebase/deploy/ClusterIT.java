@@ -95,12 +95,12 @@ class ClusterIT {
         // small partitions, so that the plies shuffle the kings' un-moves between the executors; tasks sent away from
         // the executor that keeps their slices (no locality wait) and speculative copies of the slow ones
         int exit = Launchers.run(log, 900, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
-                "--endgame", "KRKN", "--out", cluster, "--partitions", 3, "--conf", "spark.tablebase.entriesPerPartition=100000",
+                "--endgame", "KRKN", "--out", cluster, "--partitions", 3, "--verbose", "--conf", "spark.tablebase.entriesPerPartition=100000",
                 "--conf", "spark.locality.wait=0", "--conf", "spark.speculation=true", "--conf", "spark.speculation.multiplier=1.2",
                 "--conf", "spark.speculation.quantile=0.3");
         assertEquals(0, exit, Files.readString(log));
         assertTrue(Files.readString(log).contains("shuffled"), Files.readString(log));
-        assertEquals(0, Launchers.run(localLog, 600, "generate", "--endgame", "KRKN", "--out", local), () -> read(localLog));
+        assertEquals(0, Launchers.run(localLog, 600, "generate", "--endgame", "KRKN", "--out", local, "--verbose"), () -> read(localLog));
         assertTrue(Files.readString(localLog).contains("(one task)"), "local mode solves KRKN in one task");
         for (String table : new String[] {"krkn/krkn.tbl", "krk/krk.tbl", "kkn/kkn.tbl"})
             assertArrayEquals(Files.readAllBytes(dir.resolve("local").resolve(table)), Files.readAllBytes(dir.resolve(table)), table);
