@@ -44,8 +44,8 @@ class GenerateCliTest {
     @Test
     void aTableTooBigForTheHeapIsRefusedUpFrontWithTheHeapItNeeds(@TempDir Path dir) {
         SparkTestSession.get();
-        // KRPKR: 355,074,048 indexes at 18 bytes each, more than this test JVM's heap
-        long need = (512L << 20) + 18L * new PositionIndex(Material.parse("KRPKR")).size();
+        // KRPKR: 355,074,048 indexes at 20 bytes each, more than this test JVM's heap
+        long need = (512L << 20) + 20L * new PositionIndex(Material.parse("KRPKR")).size();
         org.junit.jupiter.api.Assumptions.assumeTrue(need > Runtime.getRuntime().maxMemory(), "a heap this large holds KRPKR");
         CliRun r = run("--endgame", "KRPKR", "--out", dir.resolve("krpkr").toString());
         assertEquals(1, r.exit(), r.err());
