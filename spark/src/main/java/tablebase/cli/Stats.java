@@ -39,12 +39,15 @@ public final class Stats {
             }
             List<TableView> views = new ArrayList<>(TableView.registerFolder(spark, args.get("--tables", null)));
             views.sort(java.util.Comparator.comparingInt((TableView v) -> v.material().size()).thenComparing(TableView::name));
+            // with charts, each table's statistics in full, its line from them; else its line alone
+            List<TableStats> full = new ArrayList<>();
+            if (plots != null) for (TableView view : views) full.add(TableStats.compute(spark, view));
             printSummaryHeader(System.out);
-            for (TableView view : views) printSummary(view, TableStats.sides(spark, view), System.out);
-            if (plots != null)
-                for (TableView view : views)
-                    System.out.printf("wrote %d charts of %s in %s%n", Charts.write(TableStats.compute(spark, view), Path.of(plots, view.name())).size(),
-                            view.material().name(), Path.of(plots, view.name()));
+            for (int k = 0; k < views.size(); k++)
+                printSummary(views.get(k), plots != null ? full.get(k).sides() : TableStats.sides(spark, views.get(k)), System.out);
+            for (TableStats stats : full)
+                System.out.printf("wrote %d charts of %s in %s%n", Charts.write(stats, Path.of(plots, stats.view().name())).size(),
+                        stats.view().material().name(), Path.of(plots, stats.view().name()));
             return 0;
         });
     }
@@ -103,9 +106,10 @@ public final class Stats {
             for (TableStats.PieceSquares p : s.byPiece()) {
                 if (side == Color.BLACK && !p.wins(side)) continue; // Black's boards only where Black wins
                 String among = p.among().isEmpty() ? "" : ", " + p.among(), who = side == Color.WHITE ? "White" : "Black";
-                double[] share = p.winShare(side), mean = p.meanWinDtm(side);
+                double[] percent = Arrays.stream(p.winShare(side)).map(v -> 100 * v).toArray(), mean = p.meanWinDtm(side);
+                java.text.DecimalFormat labels = Charts.labels(percent, 0);
                 board(out, who + "'s wins, % of positions with " + who + " to move" + among + ", by " + p.piece() + " square",
-                        sq -> Double.isNaN(share[sq]) ? "." : Charts.labels(range(share) * 100, 0).format(100 * share[sq]));
+                        sq -> Double.isNaN(percent[sq]) ? "." : labels.format(percent[sq]));
                 board(out, "Mean DTM of " + who + "'s wins" + among + " by " + p.piece() + " square",
                         sq -> Double.isNaN(mean[sq]) ? "." : String.format("%.1f", mean[sq]));
             }
@@ -114,12 +118,6 @@ public final class Stats {
     private static String moves(int longest) { return longest < 0 ? "-" : Integer.toString(longest); }
 
     private static String mean(double dtm) { return Double.isNaN(dtm) ? "-" : String.format("%.2f", dtm); }
-
-    /** The span of a board's values, NaN left out. */
-    private static double range(double[] values) {
-        return java.util.Arrays.stream(values).filter(v -> !Double.isNaN(v)).max().orElse(0)
-                - java.util.Arrays.stream(values).filter(v -> !Double.isNaN(v)).min().orElse(0);
-    }
 
     private static void board(PrintStream out, String title, IntFunction<String> cell) {
         out.printf("%n%s%n", title);

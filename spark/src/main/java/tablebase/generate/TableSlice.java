@@ -294,12 +294,6 @@ final class TableSlice implements Serializable {
         };
     }
 
-    /**
-     * The key of the earlier position an un-move reaches from the frontier position on {@code squares}, or -1
-     * when the frontier position is its own mirror image and this un-move's image under that symmetry stands
-     * for it (each distinct earlier move is told once). The weight is the number of distinct moves of the
-     * canonical earlier position that the un-move stands for: more than one when that position is symmetric.
-     */
     /** The entries of the table won or lost so far (a resumed run's start of its count). */
     long decided() {
         long n = 0;
@@ -307,6 +301,12 @@ final class TableSlice implements Serializable {
         return n;
     }
 
+    /**
+     * The key of the earlier position an un-move reaches from the frontier position on {@code squares}, or -1
+     * when the frontier position is its own mirror image and this un-move's image under that symmetry stands
+     * for it (each distinct earlier move is told once). The weight is the number of distinct moves of the
+     * canonical earlier position that the un-move stands for: more than one when that position is symmetric.
+     */
     static long unmove(PositionIndex index, int[] squares, int side, int selfSymmetries, int unmove) {
         int piece = MoveGenerator.piece(unmove), origin = MoveGenerator.from(unmove), now = MoveGenerator.to(unmove);
         for (int s = 1; s < 8; s++)

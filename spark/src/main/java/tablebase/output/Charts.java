@@ -134,7 +134,7 @@ public final class Charts {
             if (!Double.isNaN(values[sq])) { lo = Math.min(lo, values[sq]); hi = Math.max(hi, values[sq]); }
         }
         if (lo > hi) { lo = 0; hi = 1; }
-        DecimalFormat format = labels(hi - lo, decimals);
+        DecimalFormat format = labels(values, decimals);
         data.addSeries(legend, cells);
         Gradient scale = new Gradient(lo, hi == lo ? lo + 1 : hi);
 
@@ -175,9 +175,14 @@ public final class Charts {
         return chart;
     }
 
-    /** A format with {@code decimals} decimals, or more where the values span less than 20, or 2. */
-    public static DecimalFormat labels(double span, int decimals) {
-        int needed = span >= 20 ? 0 : span >= 2 ? 1 : 2;
+    /**
+     * A format for a board's labels: {@code decimals} decimals, or more where the values (NaN left out) span less
+     * than 20, or 2.
+     */
+    public static DecimalFormat labels(double[] values, int decimals) {
+        double lo = Arrays.stream(values).filter(v -> !Double.isNaN(v)).min().orElse(0);
+        double hi = Arrays.stream(values).filter(v -> !Double.isNaN(v)).max().orElse(0);
+        int needed = hi - lo >= 20 ? 0 : hi - lo >= 2 ? 1 : 2;
         int d = Math.max(decimals, needed);
         return new DecimalFormat(d == 0 ? "0" : "0." + "0".repeat(d));
     }

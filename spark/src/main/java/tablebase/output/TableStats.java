@@ -88,7 +88,7 @@ public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> d
         // With a bishop, one bishop colour shows where the mate happens (the corners of the bishop's colour).
         int bishop = material.pieces().indexOf(new Piece(Color.WHITE, PieceType.BISHOP));
         String among = bishop < 0 ? "" : "light-square bishop";
-        String where = bishop < 0 ? "" : " AND " + lightSquare(columns.get(bishop));
+        String where = bishop < 0 ? "" : " WHERE " + lightSquare(columns.get(bishop));
         return new TableStats(view, sides, deepest, byPiece(spark, view, among, where));
     }
 
@@ -132,7 +132,7 @@ public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> d
             boards.put(c, board);
         }
         for (Row r : spark.sql("SELECT piece, stm, sq, avg(IF(result = 'win', 1D, 0D)) AS share, avg(IF(result = 'win', dtm, NULL)) AS mean"
-                + " FROM " + view.everyPosition() + " LATERAL VIEW " + stack + " s AS piece, sq WHERE true" + where
+                + " FROM " + view.everyPosition() + " LATERAL VIEW " + stack + " s AS piece, sq" + where
                 + " GROUP BY piece, stm, sq").collectAsList()) {
             double[][][] board = boards.get(r.getString(0));
             int side = r.getString(1).equals("w") ? 0 : 1, sq = Square.parse(r.getString(2));
