@@ -23,7 +23,7 @@ public final class Verify {
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         long start = System.nanoTime();
         try (Tablebase tables = Cli.openTables(args, Tablebase.Check.SHA256)) {
-            System.out.printf("verified %s: every packed, seed and Parquet file matches the SHA-256 in its manifest (%.1f s)%n",
+            System.out.printf("verified %s: every packed, compressed, seed and Parquet file matches the SHA-256 in its manifest (%.1f s)%n",
                     String.join(", ", tables.materials().stream().map(Material::name).toList()), (System.nanoTime() - start) / 1e9);
         }
         return 0;

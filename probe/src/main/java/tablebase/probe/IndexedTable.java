@@ -46,7 +46,7 @@ import tablebase.chess.Square;
  * A position is looked up through its canonical form (see {@link PositionIndex}); its stored move is mapped
  * back through the inverse of the symmetry that made it canonical.
  */
-public final class IndexedTable {
+public final class IndexedTable implements DtmTable {
     static final byte[] MAGIC = "TBINDEX3".getBytes(StandardCharsets.US_ASCII);
     /** Result bytes: a draw, and no canonical legal position. */
     public static final int DRAW = 0, NONE = 255;
@@ -144,9 +144,16 @@ public final class IndexedTable {
 
     public static IndexedTable open(Path file) throws IOException { return open(List.of(file)); }
 
-    public Material material() { return material; }
+    @Override public Material material() { return material; }
 
-    public PositionIndex index() { return index; }
+    @Override public PositionIndex index() { return index; }
+
+    /** Both sides to move are stored. */
+    @Override public boolean stores(tablebase.chess.Color side) { return true; }
+
+    /** The mappings are released with this object: unmapping under a lookup still running would crash the JVM. */
+    @Override public void close() {}
+
 
     /** The result byte of entry {@code 2 * index + side} (see the format): what the generator reads of a smaller table. */
     public int result(long entry) { return results.get(entry); }
@@ -155,17 +162,17 @@ public final class IndexedTable {
      * The ply of a position of this material (see the format), or -1 for a draw. Only a position without an entry
      * is checked for legality, so that a lookup costs one index computation and one read.
      */
-    public int ply(Position p) { return plyAt(entry(p), p); }
+    @Override public int ply(Position p) { return plyAt(entry(p), p); }
 
     /** Where a position's result byte is in the result plane: {@link #ply}'s index computation, apart for batches. */
-    long entry(Position p) {
+    @Override public long entry(Position p) {
         long i = p.placeable() ? index.indexOrNone(p) : PositionIndex.NONE;
         if (i == PositionIndex.NONE) throw refusal(p);
         return 2 * i + side(p);
     }
 
     /** {@link #ply}'s read of the result plane at {@code entry}, the entry of {@code p}. */
-    int plyAt(long entry, Position p) {
+    @Override public int plyAt(long entry, Position p) {
         int result = results.get(entry);
         if (result == NONE) throw refusal(p);
         return result - 1; // DRAW is 0
@@ -183,13 +190,21 @@ public final class IndexedTable {
      * rank is among the canonical position's moves, which are {@code p}'s moves seen through its symmetry: ranking
      * those needs no second move generation.
      */
-    public Move move(Position p, List<Move> legal) {
-        int symmetries = index.canonicalSymmetries(p);
-        long i = index.index(p, symmetries);
+    @Override public Move move(Position p, List<Move> legal) {
+        long i = index.index(p);
         int code = moves.get(2 * i + side(p));
         if (code == NO_MOVE) return null;
         if (code >= legal.size()) throw new CorruptTableException(material().name() + " table stores move " + code + " of " + legal.size() + " for " + p);
-        int s = Integer.numberOfTrailingZeros(symmetries);
+        return inStoredOrder(index, p, legal)[code];
+    }
+
+    /**
+     * {@code p}'s legal moves in the order a stored move's rank counts them: the canonical position's moves sorted by
+     * from-square, then to-square, then promotion, which are {@code p}'s moves seen through its symmetry (no second
+     * move generation). The generator stores the first move of this order that keeps the best result.
+     */
+    static Move[] inStoredOrder(PositionIndex index, Position p, List<Move> legal) {
+        int s = Integer.numberOfTrailingZeros(index.canonicalSymmetries(p));
         long[] ranked = new long[legal.size()]; // (from, to) in the canonical frame, then the move's place in the list
         for (int k = 0; k < ranked.length; k++) {
             Move m = legal.get(k);
@@ -197,7 +212,9 @@ public final class IndexedTable {
             ranked[k] = (long) ((Square.transform(m.from(), s) * 64 + Square.transform(m.to(), s)) * 8 + promotion) << 8 | k;
         }
         Arrays.sort(ranked);
-        return legal.get((int) (ranked[code] & 0xFF));
+        Move[] ordered = new Move[ranked.length];
+        for (int k = 0; k < ranked.length; k++) ordered[k] = legal.get((int) (ranked[k] & 0xFF));
+        return ordered;
     }
 
     /**

@@ -42,9 +42,15 @@ public final class Manifest {
     /** The key of the packed table's part files: a list of {name, first_index, end_index, bytes, sha256}, by index. */
     public static final String PACKED_FILES = "packed_files";
 
+    /** The key of the compressed table's part files ({@link CompressedTable}), listed as the packed table's are. */
+    public static final String COMPRESSED_FILES = "compressed_files";
+
     /** The packed table's part files a manifest lists, or null when it lists none (a damaged or older manifest). */
-    public static List<Map<?, ?>> packedFiles(Map<String, Object> manifest) {
-        if (!(manifest.get(PACKED_FILES) instanceof List<?> files) || files.isEmpty()) return null;
+    public static List<Map<?, ?>> packedFiles(Map<String, Object> manifest) { return files(manifest, PACKED_FILES); }
+
+    /** The files a manifest lists under {@code key} ({@link #PACKED_FILES} or {@link #COMPRESSED_FILES}), or null for none. */
+    public static List<Map<?, ?>> files(Map<String, Object> manifest, String key) {
+        if (!(manifest.get(key) instanceof List<?> files) || files.isEmpty()) return null;
         List<Map<?, ?>> parts = new ArrayList<>();
         for (Object f : files) {
             if (!(f instanceof Map<?, ?> part)) return null;

@@ -24,7 +24,9 @@ import tablebase.probe.ProbeResult.MoveResult;
  * Probing generated tables, no Spark needed: {@code Tablebase.open(dir)}, then {@code probeDtm(position)} or a
  * whole {@code probe(fen)}. {@code dir} is one table's folder (its manifest names the smaller tables its captures
  * lead to, which are opened too) or a folder of table folders, as {@code jobs/generate} writes them side by side.
- * An instance only reads memory-mapped files, so any number of threads may share it.
+ * A table is read from its compressed files ({@link CompressedTable}) when its manifest lists them, else from its
+ * packed files ({@link IndexedTable}, memory-mapped). Thread safety: any number of threads may share an instance;
+ * decompressed blocks go to one {@link BlockCache} of a bounded size, set at open.
  *
  * <p>Errors: {@link MissingTableException} for a material not opened, {@link IllegalPositionException} for a bad
  * FEN or an impossible position, {@link CorruptTableException} for a damaged file. The {@code get} variants return
@@ -47,12 +49,16 @@ public final class Tablebase implements AutoCloseable {
         }
     }
 
-    private final Map<Material, IndexedTable> tables;
+    private final Map<Material, DtmTable> tables;
+    private final BlockCache cache;
     /** The table the last lookup used: probes of one endgame skip the map (materials are single instances). */
-    private IndexedTable last; // racy on purpose: any table read here is a whole, final-field object
+    private DtmTable last; // racy on purpose: any table read here is a whole, final-field object
     private volatile boolean closed;
 
-    private Tablebase(Map<Material, IndexedTable> tables) { this.tables = tables; }
+    private Tablebase(Map<Material, DtmTable> tables, BlockCache cache) {
+        this.tables = tables;
+        this.cache = cache;
+    }
 
     /** Opens a table folder or a folder of them, mapping each packed file and checking its header: milliseconds. */
     public static Tablebase open(Path folder) throws IOException { return open(folder, Check.HEADERS); }
@@ -78,42 +84,61 @@ public final class Tablebase implements AutoCloseable {
      * Opens the tables of several folders, each a table folder or a folder of them, as one tablebase (as
      * python-chess's {@code add_directory} adds folders): an endgame found in two folders is read from the first.
      */
-    public static Tablebase open(List<Path> folders, Check check) throws IOException {
-        Map<Material, IndexedTable> tables = new HashMap<>();
-        for (Path folder : folders) {
-            if (!Files.isDirectory(folder)) throw new NoSuchFileException(folder + ": no such folder (" + generateHint(folder) + ")");
-            if (Files.isRegularFile(folder.resolve(Manifest.FILE))) {
-                openTable(folder, tables, check);
-                continue;
+    public static Tablebase open(List<Path> folders, Check check) throws IOException { return open(folders, check, BlockCache.defaultBytes()); }
+
+    /**
+     * {@link #open(List, Check)} with a budget for the compressed tables' decompressed blocks, in bytes: a lookup in a
+     * block not held decompresses it (32 KB, well under a millisecond), so a budget as large as the tables probed
+     * (KQQKQ: 60 MB) makes every later lookup a read from memory.
+     */
+    public static Tablebase open(List<Path> folders, Check check, long cacheBytes) throws IOException {
+        BlockCache cache = new BlockCache(cacheBytes);
+        Map<Material, DtmTable> tables = new HashMap<>();
+        try {
+            for (Path folder : folders) {
+                if (!Files.isDirectory(folder)) throw new NoSuchFileException(folder + ": no such folder (" + generateHint(folder) + ")");
+                if (Files.isRegularFile(folder.resolve(Manifest.FILE))) {
+                    openTable(folder, tables, check, cache);
+                    continue;
+                }
+                boolean any = false;
+                try (DirectoryStream<Path> children = Files.newDirectoryStream(folder, Files::isDirectory)) {
+                    for (Path child : children)
+                        if (Files.isRegularFile(child.resolve(Manifest.FILE))) {
+                            openTable(child, tables, check, cache);
+                            any = true;
+                        }
+                }
+                if (!any) throw new MissingTableException(folder + " holds no table: neither it nor a folder in it has a " + Manifest.FILE);
             }
-            boolean any = false;
-            try (DirectoryStream<Path> children = Files.newDirectoryStream(folder, Files::isDirectory)) {
-                for (Path child : children)
-                    if (Files.isRegularFile(child.resolve(Manifest.FILE))) {
-                        openTable(child, tables, check);
-                        any = true;
-                    }
-            }
-            if (!any) throw new MissingTableException(folder + " holds no table: neither it nor a folder in it has a " + Manifest.FILE);
+            if (tables.isEmpty()) throw new MissingTableException("no folder given to open");
+        } catch (IOException | RuntimeException e) {
+            for (DtmTable table : tables.values()) table.close();
+            throw e;
         }
-        if (tables.isEmpty()) throw new MissingTableException("no folder given to open");
-        return new Tablebase(tables);
+        return new Tablebase(tables, cache);
     }
 
     /** Opens the table of a folder, then those of its manifest's sub-tables that exist (a missing one is reported when a probe needs it). */
-    private static void openTable(Path folder, Map<Material, IndexedTable> tables, Check check) throws IOException {
+    private static void openTable(Path folder, Map<Material, DtmTable> tables, Check check, BlockCache cache) throws IOException {
         Map<String, Object> manifest = Manifest.read(folder.resolve(Manifest.FILE));
-        List<Map<?, ?>> parts = Manifest.packedFiles(manifest);
-        if (parts == null) throw new CorruptTableException(folder.resolve(Manifest.FILE) + " names no packed files (a table of an older format is generated again)");
+        List<Map<?, ?>> packed = Manifest.files(manifest, Manifest.PACKED_FILES), compressed = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
+        if (packed == null && compressed == null)
+            throw new CorruptTableException(folder.resolve(Manifest.FILE) + " names no table files (a table of an older format is generated again)");
         Material material = Material.parse(String.valueOf(manifest.get("endgame")));
         if (tables.containsKey(material)) return;
+        List<Map<?, ?>> parts = compressed != null ? compressed : packed;
         List<Path> files = new ArrayList<>();
         for (Map<?, ?> part : parts) files.add(folder.resolve(String.valueOf(part.get("name"))));
-        IndexedTable table = IndexedTable.open(files);
-        if (!table.material().equals(material))
+        DtmTable table = compressed != null ? CompressedTable.open(files, cache) : IndexedTable.open(files);
+        if (!table.material().equals(material)) {
+            table.close();
             throw new CorruptTableException(folder + " holds " + table.material() + ", its manifest says " + material);
+        }
+        tables.put(material, table); // closed with the others if a check below fails
         if (check == Check.SHA256) {
-            for (Map<?, ?> part : parts) verify(folder.resolve(String.valueOf(part.get("name"))), part);
+            for (List<Map<?, ?>> listed : java.util.Arrays.asList(packed, compressed))
+                if (listed != null) for (Map<?, ?> part : listed) verify(folder.resolve(String.valueOf(part.get("name"))), part);
             if (manifest.get("seed_file") instanceof Map<?, ?> seed) verify(folder.resolve(String.valueOf(seed.get("name"))), seed);
             if (manifest.get("parquet") instanceof Map<?, ?> parquet && parquet.get("files") instanceof List<?> rows)
                 for (Object f : rows) {
@@ -121,11 +146,10 @@ public final class Tablebase implements AutoCloseable {
                     verify(folder.resolve(String.valueOf(parquet.get("path"))).resolve(String.valueOf(file.get("name"))), file);
                 }
         }
-        tables.put(material, table);
         if (manifest.get("sub_tables") instanceof List<?> subs)
             for (Object sub : subs) {
                 Path subFolder = folder.resolve(String.valueOf(((Map<?, ?>) sub).get("path"))).normalize();
-                if (Files.isRegularFile(subFolder.resolve(Manifest.FILE))) openTable(subFolder, tables, check);
+                if (Files.isRegularFile(subFolder.resolve(Manifest.FILE))) openTable(subFolder, tables, check, cache);
             }
     }
 
@@ -184,7 +208,7 @@ public final class Tablebase implements AutoCloseable {
     public void probeDtm(Position[] positions, int[] dtm, TablebaseException[] errors) {
         if (dtm.length < positions.length || errors != null && errors.length < positions.length)
             throw new IllegalArgumentException(dtm.length + " places for " + positions.length + " positions");
-        IndexedTable[] tables = new IndexedTable[BATCH];
+        DtmTable[] tables = new DtmTable[BATCH];
         long[] entries = new long[BATCH];
         for (int start = 0; start < positions.length; start += BATCH) {
             int n = Math.min(BATCH, positions.length - start);
@@ -195,7 +219,8 @@ public final class Tablebase implements AutoCloseable {
                 if (errors != null) errors[start + k] = null;
                 if (alone) continue;
                 try {
-                    IndexedTable table = table(p.material());
+                    DtmTable table = table(p.material());
+                    if (!table.stores(p.sideToMove())) continue; // found from its moves, one by one
                     entries[k] = table.entry(p);
                     tables[k] = table;
                 } catch (TablebaseException e) {
@@ -257,22 +282,31 @@ public final class Tablebase implements AutoCloseable {
         return new ProbeResult(position, category(ply), ply < 0 ? null : (ply + 1) / 2, best, mainline(position, ply), moves);
     }
 
-    /** Later probes fail; the mapped files are released with this object. */
+    /**
+     * Later probes fail. The compressed tables' files are closed and their blocks dropped from the cache; the packed
+     * tables' mappings are released with this object (unmapping one under a lookup still running would crash the JVM).
+     */
     @Override public void close() {
         closed = true;
         last = null; // the lookups' fast path reads no volatile field: they find no last table and ask find()
+        for (DtmTable table : tables.values()) table.close();
     }
 
+    /** The budget and present size of the decompressed blocks' cache, in bytes. */
+    public long cacheBudget() { return cache.budget(); }
+
+    public long cacheUsed() { return cache.used(); }
+
     /** The table of a material: the last one used, else from the map (kept small, so that lookups inline it). */
-    private IndexedTable table(Material material) {
-        IndexedTable table = last;
+    private DtmTable table(Material material) {
+        DtmTable table = last;
         if (table != null && table.material() == material) return table;
         return find(material);
     }
 
-    private IndexedTable find(Material material) {
+    private DtmTable find(Material material) {
         if (closed) throw new IllegalStateException("this tablebase is closed");
-        IndexedTable table = tables.get(material);
+        DtmTable table = tables.get(material);
         if (table == null)
             throw new MissingTableException("no " + material + " table among " + String.join(", ", materials().stream().map(Material::name).toList()));
         last = table;
@@ -291,7 +325,11 @@ public final class Tablebase implements AutoCloseable {
             return -1;
         }
         if (position.enPassant() >= 0 && canTakeEnPassant(position)) return plyFromMoves(position);
-        return table(position.material()).ply(position);
+        DtmTable table = table(position.material());
+        if (table.stores(position.sideToMove())) return table.ply(position);
+        String illegal = position.illegalReason();
+        if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
+        return plyFromMoves(position);
     }
 
     /** Whether the side to move has a legal en-passant capture: a position its table does not hold. */
@@ -302,24 +340,35 @@ public final class Tablebase implements AutoCloseable {
         return false;
     }
 
-    /** The ply of a position from those of the positions its moves lead to: a win after the quickest loss, else a draw, else the longest loss. */
+    /**
+     * The ply of a legal position from those of the positions its moves lead to: a win after the quickest loss, else a
+     * draw, else the longest loss; with no move, checkmate (0) or stalemate (a draw).
+     */
     private int plyFromMoves(Position position) {
         int quickestLoss = Integer.MAX_VALUE, longestWin = -1;
         boolean drawn = false;
-        for (Move m : position.legalMoves()) {
+        List<Move> legal = position.legalMoves();
+        if (legal.isEmpty()) return position.inCheck() ? 0 : -1;
+        for (Move m : legal) {
             int after = ply(position.play(m));
             if (after < 0) drawn = true;
             else if (after % 2 == 0) quickestLoss = Math.min(quickestLoss, after);
             else longestWin = Math.max(longestWin, after);
         }
         if (quickestLoss != Integer.MAX_VALUE) return quickestLoss + 1;
-        return drawn ? -1 : longestWin + 1; // a capture is on the board: never checkmate or stalemate
+        return drawn ? -1 : longestWin + 1;
     }
 
-    /** The move of a best line from a won or lost position of ply {@code ply}: stored in its table, or found among its moves when it may take en passant. */
+    /**
+     * The move of a best line from a won or lost position of ply {@code ply}: stored in its table, else (a compressed
+     * table, or a position that may take en passant) the move the generator would store: the first, in the order of
+     * the stored moves' ranks, that leads to ply {@code ply - 1}.
+     */
     private Move bestMove(Position p, List<Move> legal, int ply) {
-        if (p.enPassant() < 0 || !canTakeEnPassant(p)) return table(p.material()).move(p, legal);
-        for (Move m : legal) if (ply(p.play(m)) == ply - 1) return m;
+        DtmTable table = table(p.material());
+        Move stored = p.enPassant() >= 0 && canTakeEnPassant(p) ? null : table.move(p, legal);
+        if (stored != null) return stored;
+        for (Move m : IndexedTable.inStoredOrder(table.index(), p, legal)) if (ply(p.play(m)) == ply - 1) return m;
         return null;
     }
 

@@ -25,6 +25,7 @@ import org.apache.spark.storage.StorageLevel;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
 import tablebase.generate.SmallerTables;
+import tablebase.probe.CompressedTable;
 import tablebase.probe.EntryPlane;
 import tablebase.probe.IndexedTable;
 import tablebase.probe.Manifest;
@@ -89,9 +90,9 @@ public final class TableExport {
                     .write().option("compression", "zstd").option("parquet.writer.version", "v2").parquet(new Path(staging, PARQUET).toString());
             List<Map<String, Object>> parquetFiles = hashParquet(jsc, new Path(staging, PARQUET), smaller);
             jsc.setJobDescription(material.name() + ": packed files");
-            List<Map<String, Object>> files = new ArrayList<>(slices.length == starts.length
+            List<PartFiles> partFiles = slices.length == starts.length
                     ? bestMoves.map(b -> writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), smaller.hadoop())).collect()
-                    : joinPieces(jsc, staging, index, starts, bestMoves.map(b -> writePiece(staging, b, smaller.hadoop())).collect(), smaller));
+                    : joinPieces(jsc, staging, index, starts, bestMoves.map(b -> writePiece(staging, b, smaller.hadoop())).collect(), smaller);
             Map<String, Object> seed = null;
             if (material.equals(PackedTable.KBNK)) {
                 jsc.setJobDescription(material.name() + ": the seed's file");
@@ -100,7 +101,7 @@ public final class TableExport {
             FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
             fs.delete(new Path(planes), true);
             fs.delete(new Path(staging, PART_PIECES), true);
-            return writeManifest(table, files, parquetFiles, seed, folder, run);
+            return writeManifest(table, partFiles, parquetFiles, seed, folder, run);
         } finally {
             bestMoves.unpersist(false);
             jsc.setJobDescription(null);
@@ -198,14 +199,24 @@ public final class TableExport {
         return cuts.stream().mapToLong(Long::longValue).toArray();
     }
 
-    /** Writes the part file starting at index {@code lo} from its planes, and returns its manifest entry. */
-    private static Map<String, Object> writePart(String staging, PositionIndex index, int parts, long[] starts, long lo, byte[] results, byte[] ranks,
-                                                 Configuration hadoop) throws IOException {
+    /** The manifest entries of a part's packed and compressed files. */
+    record PartFiles(Map<String, Object> packed, Map<String, Object> compressed) implements Serializable {}
+
+    /** Writes the packed and compressed part files starting at index {@code lo} from its planes, and returns their manifest entries. */
+    private static PartFiles writePart(String staging, PositionIndex index, int parts, long[] starts, long lo, byte[] results, byte[] ranks,
+                                       Configuration hadoop) throws IOException {
         int k = java.util.Arrays.binarySearch(starts, lo);
         long hi = starts[k + 1];
         String name = IndexedTable.partName(index.material(), k, parts);
         String sha256 = writeAside(new Path(staging, name), hadoop, out -> IndexedTable.writePart(index, lo, hi, results, ranks, out));
-        Map<String, Object> file = fileEntry(name, IndexedTable.partSize(lo, hi), sha256);
+        long[] bytes = new long[1];
+        String compressedName = CompressedTable.partName(index.material(), k, parts);
+        String compressedSha256 = writeAside(new Path(staging, compressedName), hadoop, out -> bytes[0] = CompressedTable.write(index, lo, hi, results, out));
+        return new PartFiles(partEntry(name, IndexedTable.partSize(lo, hi), sha256, lo, hi), partEntry(compressedName, bytes[0], compressedSha256, lo, hi));
+    }
+
+    private static Map<String, Object> partEntry(String name, long bytes, String sha256, long lo, long hi) {
+        Map<String, Object> file = fileEntry(name, bytes, sha256);
         file.put("first_index", lo);
         file.put("end_index", hi);
         return file;
@@ -224,7 +235,7 @@ public final class TableExport {
     }
 
     /** One task a part: its pieces read back, in order, into the part file. */
-    private static List<Map<String, Object>> joinPieces(JavaSparkContext jsc, String staging, PositionIndex index, long[] starts, List<Piece> pieces,
+    private static List<PartFiles> joinPieces(JavaSparkContext jsc, String staging, PositionIndex index, long[] starts, List<Piece> pieces,
                                                         SmallerTables smaller) {
         int parts = starts.length - 1;
         return jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> {
@@ -281,8 +292,8 @@ public final class TableExport {
         return file;
     }
 
-    /** {@code files}: the packed part files' entries; {@code parquetFiles}: the Parquet files'; {@code seed}: the seed's KBNK file, or null. */
-    private static Map<String, Object> writeManifest(SolvedTable table, List<Map<String, Object>> files, List<Map<String, Object>> parquetFiles,
+    /** {@code partFiles}: the part files' entries; {@code parquetFiles}: the Parquet files'; {@code seed}: the seed's KBNK file, or null. */
+    private static Map<String, Object> writeManifest(SolvedTable table, List<PartFiles> partFiles, List<Map<String, Object>> parquetFiles,
                                                      Map<String, Object> seed, OutputFolder folder, Run run)
             throws IOException {
         Material material = table.material();
@@ -320,8 +331,10 @@ public final class TableExport {
         parquet.put("rows", rows);
         parquet.put("files", parquetFiles);
         m.put("parquet", parquet);
-        files.sort(java.util.Comparator.comparingLong(f -> (Long) f.get("first_index")));
-        m.put(Manifest.PACKED_FILES, files);
+        List<PartFiles> byIndex = new ArrayList<>(partFiles);
+        byIndex.sort(java.util.Comparator.comparingLong(f -> (Long) f.packed().get("first_index")));
+        m.put(Manifest.PACKED_FILES, byIndex.stream().map(PartFiles::packed).toList());
+        m.put(Manifest.COMPRESSED_FILES, byIndex.stream().map(PartFiles::compressed).toList());
         if (seed != null) m.put("seed_file", seed);
         List<Map<String, String>> subs = new ArrayList<>();
         for (Material sub : TablePlan.exits(material)) subs.add(Map.of("endgame", sub.name(), "path", "../" + folderName(sub)));

@@ -91,7 +91,10 @@ public final class TableFolders {
         List<Map<?, ?>> parts = Manifest.packedFiles(manifest);
         if (parts == null)
             throw new IOException(folder + " holds a " + material.name() + " table without its packed files (an older format); move it away");
-        for (Map<?, ?> part : parts) {
+        List<Map<?, ?>> listed = new java.util.ArrayList<>(parts);
+        List<Map<?, ?>> compressed = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
+        if (compressed != null) listed.addAll(compressed);
+        for (Map<?, ?> part : listed) {
             Path file = new Path(folder, String.valueOf(part.get("name")));
             if (!fs.isFile(file) || !String.valueOf(fs.getFileStatus(file).getLen()).equals(String.valueOf(part.get("bytes"))))
                 throw new IOException(file + " is missing or not the " + part.get("bytes") + " bytes its manifest says; move " + folder + " away to generate it again");

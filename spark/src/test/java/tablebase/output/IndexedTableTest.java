@@ -26,7 +26,10 @@ import tablebase.chess.Position;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
 import tablebase.cli.Generate;
+import tablebase.probe.BlockCache;
+import tablebase.probe.CompressedTable;
 import tablebase.probe.CorruptTableException;
+import tablebase.probe.IndexedTable;
 import tablebase.probe.Manifest;
 import tablebase.probe.ProbeResult.Category;
 import tablebase.probe.ProbeResult;
@@ -178,19 +181,43 @@ class IndexedTableTest {
 
     @Test
     void damagedTruncatedOrMissingFilesAreRefused(@TempDir Path copy) throws IOException {
-        for (String name : List.of("manifest.json", "krk.tbl")) Files.copy(dir.resolve("krk").resolve(name), copy.resolve(name));
-        Path file = copy.resolve("krk.tbl");
-        byte[] original = Files.readAllBytes(file), bytes = original.clone();
-        bytes[1000] ^= 1;
-        Files.write(file, bytes);
-        Tablebase.open(copy).close(); // opening reads the header only
-        assertTrue(assertThrows(CorruptTableException.class, () -> Tablebase.open(copy, Tablebase.Check.SHA256)).getMessage()
-                .contains("does not match the SHA-256"));
-        Files.write(file, java.util.Arrays.copyOf(original, 1000), StandardOpenOption.TRUNCATE_EXISTING);
-        assertTrue(assertThrows(CorruptTableException.class, () -> Tablebase.open(copy)).getMessage().contains("a KRK table has"));
-        Files.write(file, new byte[100], StandardOpenOption.TRUNCATE_EXISTING);
-        assertTrue(assertThrows(CorruptTableException.class, () -> Tablebase.open(copy)).getMessage().contains("not a packed table"));
-        Files.delete(file);
+        for (String name : List.of("manifest.json", "krk.tbl", "krk.cdtm")) Files.copy(dir.resolve("krk").resolve(name), copy.resolve(name));
+        for (String name : List.of("krk.tbl", "krk.cdtm")) {
+            Path file = copy.resolve(name);
+            byte[] original = Files.readAllBytes(file), bytes = original.clone();
+            bytes[bytes.length - 5] ^= 1;
+            Files.write(file, bytes);
+            Tablebase.open(copy).close(); // opening reads the headers only
+            assertTrue(assertThrows(CorruptTableException.class, () -> Tablebase.open(copy, Tablebase.Check.SHA256)).getMessage()
+                    .contains("does not match the SHA-256"), name);
+            Files.write(file, original);
+        }
+        Path packed = copy.resolve("krk.tbl"), compressed = copy.resolve("krk.cdtm");
+        byte[] original = Files.readAllBytes(packed);
+        Files.write(packed, java.util.Arrays.copyOf(original, 1000), StandardOpenOption.TRUNCATE_EXISTING);
+        assertTrue(assertThrows(CorruptTableException.class, () -> IndexedTable.open(packed)).getMessage().contains("a KRK table has"));
+        Files.write(packed, new byte[100], StandardOpenOption.TRUNCATE_EXISTING);
+        assertTrue(assertThrows(CorruptTableException.class, () -> IndexedTable.open(packed)).getMessage().contains("not a packed table"));
+
+        // the compressed file: a damaged block is found by its CRC-32 when a lookup reads it, a damaged block table at open
+        byte[] blocks = Files.readAllBytes(compressed), damaged = blocks.clone();
+        damaged[damaged.length - 5] ^= 1;
+        Files.write(compressed, damaged);
+        long last = new PositionIndex(Material.parse("KRK")).size() - 1;
+        Tablebase.open(copy).close();
+        CompressedTable table = CompressedTable.open(List.of(compressed), new BlockCache(1 << 20));
+        CorruptTableException e = assertThrows(CorruptTableException.class, () -> table.result(last));
+        assertTrue(e.getMessage().contains("CRC-32") || e.getMessage().contains("does not decompress"), e.getMessage());
+        table.close();
+        damaged = blocks.clone();
+        damaged[70] ^= 1; // the block table
+        Files.write(compressed, damaged);
+        assertTrue(assertThrows(CorruptTableException.class, () -> Tablebase.open(copy)).getMessage().contains("does not match its CRC-32"));
+        Files.write(compressed, java.util.Arrays.copyOf(blocks, blocks.length - 1));
+        assertTrue(assertThrows(CorruptTableException.class, () -> Tablebase.open(copy)).getMessage().contains("its block table says"));
+        Files.write(compressed, new byte[100]);
+        assertTrue(assertThrows(CorruptTableException.class, () -> Tablebase.open(copy)).getMessage().contains("not a compressed table"));
+        Files.delete(compressed);
         assertThrows(IOException.class, () -> Tablebase.open(copy));
     }
 }

@@ -202,7 +202,12 @@ class TablebaseTest {
         assertTrue(noManifest.getMessage().contains("holds no table"), noManifest.getMessage());
         Path copy = dir.resolve("kbnk");
         Files.createDirectories(copy);
-        Files.copy(folder.resolve(Manifest.FILE), copy.resolve(Manifest.FILE));
+        // a folder with packed files only (as written before the compressed format): the probe reads those
+        Map<String, Object> manifest = Manifest.read(folder.resolve(Manifest.FILE));
+        manifest.remove(Manifest.COMPRESSED_FILES);
+        try (java.io.OutputStream out = Files.newOutputStream(copy.resolve(Manifest.FILE))) {
+            Manifest.write(manifest, out);
+        }
         Files.write(copy.resolve("kbnk.tbl"), new byte[1000]);
         CorruptTableException small = assertThrows(CorruptTableException.class, () -> Tablebase.open(copy));
         assertTrue(small.getMessage().contains("not a packed table"), small.getMessage());

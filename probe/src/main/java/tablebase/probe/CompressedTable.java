@@ -1,0 +1,345 @@
+package tablebase.probe;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.zip.CRC32;
+import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.LZMAInputStream;
+import org.tukaani.xz.LZMAOutputStream;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.chess.Move;
+import tablebase.chess.Piece;
+import tablebase.chess.Position;
+import tablebase.chess.PositionIndex;
+
+/**
+ * The compressed table of an endgame, the format a prober ships: the result bytes of one side to move only, in
+ * blocks of {@link #BLOCK} entries, each compressed on its own (raw LZMA, pure Java: the xz-java library), so that a
+ * lookup decompresses one block. No best moves: the probe finds them by one ply of search, as it finds the value of
+ * a position with the other side to move. Like the packed table, one or more part files, each a range of whole king
+ * pairs ({@code kqkr.cdtm}, or {@code kqkr.00000.cdtm}, ... as the manifest lists them). Little-endian:
+ * <pre>
+ *   0      8 bytes  magic "TBDTMZ01"
+ *   8     16 bytes  material, ASCII, NUL-padded
+ *  24      int64    index size N of the whole table
+ *  32      int64    lo, first index of this part
+ *  40      int64    hi, end of this part's indexes (exclusive)
+ *  48      byte     side to move stored: 0 White, 1 Black ({@link #storedSide})
+ *  49      byte     LZMA properties, (pb * 5 + lp) * 9 + lc
+ *  50      2 bytes  zero
+ *  52      int32    LZMA dictionary size
+ *  56      int32    entries per block B
+ *  60      int32    CRC-32 of bytes 0 .. 59 and the block table
+ *  64     16 bytes  a block table entry per block, M = ceil((hi - lo) / B) of them: int64 offset of the block's
+ *                     compressed bytes from the file's start, int32 their length, int32 CRC-32 of the B bytes (fewer
+ *                     in the last block) it decompresses to
+ *  64+16M           the blocks, raw LZMA streams with no end marker
+ * </pre>
+ * Byte k of block j is the result byte (as in the packed table: 0 draw, else ply + 1) of index lo + j * B + k with the
+ * stored side to move. An index with no canonical legal position holds the byte before it in its block (0 at a
+ * block's start), which compresses to almost nothing: a lookup checks the position's legality before it reads.
+ *
+ * <p>Lookups are thread-safe: blocks are decompressed into a shared {@link BlockCache}, and the files are read with
+ * positional reads. {@link #close()} closes the files.
+ */
+public final class CompressedTable implements DtmTable {
+    static final byte[] MAGIC = "TBDTMZ01".getBytes(StandardCharsets.US_ASCII);
+    static final int HEADER = 64, BLOCK_ENTRY = 16;
+    /** Entries per block: a cold lookup decompresses 32 KB (well under a millisecond). */
+    public static final int BLOCK = 1 << 15;
+    public static final String SUFFIX = ".cdtm";
+
+    /** One part file: its index range, block table and the slots of its decompressed blocks. */
+    private record Part(Path file, FileChannel channel, long lo, long hi, long[] offsets, int[] lengths, int[] crcs,
+                        AtomicReferenceArray<byte[]> blocks) {}
+
+    private final PositionIndex index;
+    private final Material material;
+    private final Color stored;
+    private final Part[] parts;
+    private final long[] los;
+    private final int blockEntries;
+    private final byte properties;
+    private final int dictionary;
+    private final BlockCache cache;
+
+    private CompressedTable(PositionIndex index, Color stored, Part[] parts, int blockEntries, byte properties, int dictionary, BlockCache cache) {
+        this.index = index;
+        this.material = index.material();
+        this.stored = stored;
+        this.parts = parts;
+        this.los = Arrays.stream(parts).mapToLong(Part::lo).toArray();
+        this.blockEntries = blockEntries;
+        this.properties = properties;
+        this.dictionary = dictionary;
+        this.cache = cache;
+    }
+
+    /**
+     * The side to move whose positions a table stores: the side with more material (queen 9, rook 5, bishop and
+     * knight 3, pawn 1), White when even. Its plane compresses smaller (KQKR: 489 KB against 533 KB), and the other
+     * side, rebuilt by one ply of search, has fewer moves to try.
+     */
+    public static Color storedSide(Material material) {
+        int balance = 0;
+        for (Piece p : material.pieces()) balance += (p.color() == Color.WHITE ? 1 : -1) * value(p);
+        return balance >= 0 ? Color.WHITE : Color.BLACK;
+    }
+
+    private static int value(Piece p) {
+        return switch (p.type()) {
+            case QUEEN -> 9;
+            case ROOK -> 5;
+            case BISHOP, KNIGHT -> 3;
+            case PAWN -> 1;
+            case KING -> 0;
+        };
+    }
+
+    /** The file name of part {@code part} of {@code parts}, as the packed table's with {@link #SUFFIX}. */
+    public static String partName(Material material, int part, int parts) {
+        String packed = IndexedTable.partName(material, part, parts);
+        return packed.substring(0, packed.length() - ".tbl".length()) + SUFFIX;
+    }
+
+    /** How the generator compresses: LZMA's normal mode, a block's size as its dictionary. */
+    private static LZMA2Options options() {
+        try {
+            LZMA2Options options = new LZMA2Options(6);
+            options.setDictSize(BLOCK);
+            options.setLcLp(3, 0);
+            options.setPb(0); // one-byte entries: no alignment to model
+            return options;
+        } catch (org.tukaani.xz.UnsupportedOptionsException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Writes the part holding indexes {@code lo .. hi - 1} from its result bytes {@code results} (the packed part's
+     * plane: entry {@code 2 * (index - lo) + side}) and returns the bytes written.
+     */
+    public static long write(PositionIndex index, long lo, long hi, byte[] results, OutputStream out) throws IOException {
+        if (results.length != 2 * (hi - lo)) throw new IllegalArgumentException(results.length + " results for " + 2 * (hi - lo) + " entries");
+        int side = storedSide(index.material()).ordinal();
+        LZMA2Options options = options();
+        int blocks = Math.toIntExact((hi - lo + BLOCK - 1) / BLOCK);
+        ByteBuffer head = ByteBuffer.allocate(HEADER + BLOCK_ENTRY * blocks).order(ByteOrder.LITTLE_ENDIAN);
+        head.put(MAGIC);
+        byte[] name = index.material().name().getBytes(StandardCharsets.US_ASCII);
+        head.put(name).put(new byte[16 - name.length]);
+        head.putLong(index.size()).putLong(lo).putLong(hi);
+        head.put((byte) side).put((byte) ((options.getPb() * 5 + options.getLp()) * 9 + options.getLc())).putShort((short) 0);
+        head.putInt(options.getDictSize()).putInt(BLOCK).putInt(0); // the CRC-32, once the block table is known
+        ByteArrayOutputStream data = new ByteArrayOutputStream();
+        byte[] block = new byte[BLOCK];
+        for (int j = 0; j < blocks; j++) {
+            int n = blockBytes(results, side, (long) j * BLOCK, (int) Math.min(BLOCK, hi - lo - (long) j * BLOCK), block);
+            int start = data.size();
+            try (LZMAOutputStream lzma = new LZMAOutputStream(data, options, false)) {
+                lzma.write(block, 0, n);
+            }
+            head.putLong(head.capacity() + (long) start).putInt(data.size() - start).putInt(crc(block, n));
+        }
+        head.putInt(60, headerCrc(head.array()));
+        out.write(head.array());
+        data.writeTo(out);
+        return head.capacity() + (long) data.size();
+    }
+
+    /** The CRC-32 of a header and block table, bytes 60 .. 63 (where it is stored) left out. */
+    private static int headerCrc(byte[] head) {
+        CRC32 crc = new CRC32();
+        crc.update(head, 0, 60);
+        crc.update(head, HEADER, head.length - HEADER);
+        return (int) crc.getValue();
+    }
+
+    /** The stored side's bytes of the {@code n} indexes from {@code first} (relative to the part), the don't-care ones filled. */
+    static int blockBytes(byte[] results, int side, long first, int n, byte[] block) {
+        int previous = 0;
+        for (int k = 0; k < n; k++) {
+            int result = results[(int) (2 * (first + k)) + side] & 0xFF;
+            if (result == IndexedTable.NONE) result = previous;
+            block[k] = (byte) result;
+            previous = result;
+        }
+        return n;
+    }
+
+    private static int crc(byte[] bytes, int n) {
+        CRC32 crc = new CRC32();
+        crc.update(bytes, 0, n);
+        return (int) crc.getValue();
+    }
+
+    /** Opens a table's part files (in any order), checking headers, block tables and sizes; blocks are read as lookups need them. */
+    public static CompressedTable open(List<Path> files, BlockCache cache) throws IOException {
+        if (files.isEmpty()) throw new IllegalArgumentException("a table has at least one part file");
+        List<Part> parts = new ArrayList<>();
+        Material material = null;
+        int side = -1, blockEntries = 0, dictionary = 0;
+        byte properties = 0;
+        try {
+            for (Path file : files) {
+                FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
+                ByteBuffer head = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+                try {
+                    readFully(channel, head, 0, file);
+                    byte[] magic = new byte[MAGIC.length];
+                    head.get(magic);
+                    if (!Arrays.equals(magic, MAGIC)) throw new CorruptTableException(file + " is not a compressed table (no TBDTMZ01 header)");
+                    byte[] name = new byte[16];
+                    head.get(name);
+                    Material m;
+                    try {
+                        m = Material.parse(new String(name, StandardCharsets.US_ASCII).replace("\0", ""));
+                    } catch (IllegalArgumentException e) {
+                        throw new CorruptTableException(file + " names no endgame in its header");
+                    }
+                    if (material != null && !material.equals(m)) throw new CorruptTableException(file + " holds " + m + ", not " + material + " as the other parts");
+                    material = m;
+                    PositionIndex index = new PositionIndex(m);
+                    long size = head.getLong(), lo = head.getLong(), hi = head.getLong();
+                    int s = head.get(), props = head.get() & 0xFF;
+                    head.getShort();
+                    int dict = head.getInt(), entries = head.getInt(), crc = head.getInt();
+                    if (size != index.size() || lo < 0 || hi <= lo || hi > size || lo % index.restSize() != 0 || hi % index.restSize() != 0)
+                        throw new CorruptTableException(file + " holds indexes " + lo + " to " + hi + " of " + size + ": not a part of the " + m + " table");
+                    if (s != storedSide(m).ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0 || side >= 0 && (s != side || entries != blockEntries || dict != dictionary || props != (properties & 0xFF)))
+                        throw new CorruptTableException(file + " has a header this reader does not know (side " + s + ", " + entries + " entries a block)");
+                    side = s;
+                    blockEntries = entries;
+                    dictionary = dict;
+                    properties = (byte) props;
+                    int blocks = Math.toIntExact((hi - lo + entries - 1) / entries);
+                    ByteBuffer table = ByteBuffer.allocate(HEADER + BLOCK_ENTRY * blocks).order(ByteOrder.LITTLE_ENDIAN);
+                    table.put(head.array());
+                    readFully(channel, table, HEADER, file);
+                    if (headerCrc(table.array()) != crc) throw new CorruptTableException(file + ": its header or block table does not match its CRC-32");
+                    long[] offsets = new long[blocks];
+                    int[] lengths = new int[blocks], crcs = new int[blocks];
+                    long end = table.capacity();
+                    table.position(HEADER);
+                    for (int j = 0; j < blocks; j++) {
+                        offsets[j] = table.getLong();
+                        lengths[j] = table.getInt();
+                        crcs[j] = table.getInt();
+                        if (offsets[j] != end || lengths[j] <= 0) throw new CorruptTableException(file + ": block " + j + " is not where the one before it ends");
+                        end += lengths[j];
+                    }
+                    if (channel.size() != end) throw new CorruptTableException(file + " has " + channel.size() + " bytes; its block table says " + end);
+                    parts.add(new Part(file, channel, lo, hi, offsets, lengths, crcs, new AtomicReferenceArray<>(blocks)));
+                } catch (IOException | RuntimeException e) {
+                    channel.close();
+                    throw e;
+                }
+            }
+            parts.sort(Comparator.comparingLong(Part::lo));
+            PositionIndex index = new PositionIndex(material);
+            long next = 0;
+            for (Part part : parts) {
+                if (part.lo() != next) throw new CorruptTableException(part.file() + " holds indexes from " + part.lo() + ", not from " + next + " as the parts before it end");
+                next = part.hi();
+            }
+            if (next != index.size()) throw new CorruptTableException("the parts of the " + material + " table hold indexes up to " + next + " of " + index.size());
+            return new CompressedTable(index, Color.values()[side], parts.toArray(Part[]::new), blockEntries, properties, dictionary, cache);
+        } catch (IOException | RuntimeException e) {
+            for (Part part : parts) part.channel().close();
+            throw e;
+        }
+    }
+
+    /** Fills {@code buffer} from {@code position} of the file. */
+    private static void readFully(FileChannel channel, ByteBuffer buffer, long position, Path file) throws IOException {
+        long at = position;
+        while (buffer.hasRemaining()) {
+            int n = channel.read(buffer, at);
+            if (n < 0) throw new CorruptTableException(file + " is too short to be a compressed table");
+            at += n;
+        }
+        buffer.flip();
+    }
+
+    @Override public Material material() { return material; }
+
+    @Override public PositionIndex index() { return index; }
+
+    @Override public boolean stores(Color side) { return side == stored; }
+
+    @Override public long entry(Position p) {
+        String illegal = p.illegalReason();
+        if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
+        if (p.sideToMove() != stored) throw new IllegalArgumentException(material + " stores " + stored + " to move, not " + p.sideToMove());
+        return index.index(p);
+    }
+
+    @Override public int plyAt(long entry, Position p) { return result(entry) - 1; } // DRAW is 0
+
+    /** The stored side's result byte of an index (a don't-care byte where the index has no canonical legal position). */
+    public int result(long i) {
+        int k = parts.length == 1 ? 0 : part(i);
+        Part part = parts[k];
+        long at = i - part.lo();
+        int block = (int) (at / blockEntries);
+        byte[] bytes = part.blocks().get(block);
+        if (bytes == null) bytes = load(part, block);
+        return bytes[(int) (at - (long) block * blockEntries)] & 0xFF;
+    }
+
+    @Override public Move move(Position p, List<Move> legal) { return null; }
+
+    private int part(long i) {
+        int k = Arrays.binarySearch(los, i);
+        return k >= 0 ? k : -k - 2;
+    }
+
+    /** Reads, decompresses and checks a block, and admits it to the cache. */
+    private byte[] load(Part part, int block) {
+        byte[] compressed = new byte[part.lengths()[block]];
+        int n = (int) Math.min(blockEntries, part.hi() - part.lo() - (long) block * blockEntries);
+        byte[] bytes = new byte[n];
+        try {
+            readFully(part.channel(), ByteBuffer.wrap(compressed), part.offsets()[block], part.file());
+            try (InputStream in = new LZMAInputStream(new ByteArrayInputStream(compressed), n, properties, dictionary)) {
+                for (int k = 0; k < n; ) {
+                    int r = in.read(bytes, k, n - k);
+                    if (r < 0) throw new CorruptTableException(part.file() + ": block " + block + " decompresses to " + k + " bytes, not " + n);
+                    k += r;
+                }
+            }
+        } catch (java.nio.channels.ClosedChannelException e) {
+            throw new IllegalStateException("this tablebase is closed");
+        } catch (IOException e) {
+            throw new CorruptTableException(part.file() + ": block " + block + " does not decompress (" + e.getMessage() + ")");
+        }
+        if (crc(bytes, n) != part.crcs()[block]) throw new CorruptTableException(part.file() + ": block " + block + " does not match its CRC-32");
+        return cache.admit(part.blocks(), block, bytes);
+    }
+
+    @Override public void close() {
+        for (Part part : parts) {
+            cache.drop(part.blocks());
+            try {
+                part.channel().close();
+            } catch (IOException e) {
+                // closing a read-only file: nothing was written that could be lost
+            }
+        }
+    }
+}

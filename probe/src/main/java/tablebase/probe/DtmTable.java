@@ -1,0 +1,35 @@
+package tablebase.probe;
+
+import java.util.List;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.chess.Move;
+import tablebase.chess.Position;
+import tablebase.chess.PositionIndex;
+
+/**
+ * One endgame's table as {@link Tablebase} reads it: the packed {@link IndexedTable} (both sides to move, best moves
+ * stored) or the {@link CompressedTable} (one side to move, no moves; the rest is found by one ply of search).
+ */
+interface DtmTable {
+    Material material();
+
+    PositionIndex index();
+
+    /** Whether positions with {@code side} to move are stored; the others are answered from their moves. */
+    boolean stores(Color side);
+
+    /** Where a stored position's value is: its legality and index, computed apart from the read, for batches. */
+    long entry(Position p);
+
+    /** The ply of {@code p} (see {@link IndexedTable}), -1 for a draw, read at {@code entry}, its {@link #entry}. */
+    int plyAt(long entry, Position p);
+
+    default int ply(Position p) { return plyAt(entry(p), p); }
+
+    /** The stored best move of {@code p}, one of its {@code legal} moves, or null when none is stored. */
+    Move move(Position p, List<Move> legal);
+
+    /** Releases what the table holds open; lookups after it fail. */
+    void close();
+}
