@@ -3,6 +3,9 @@ package tablebase.cli;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import tablebase.probe.BlockCache;
 import java.util.concurrent.Callable;
 import tablebase.probe.Tablebase;
 import tablebase.probe.TablebaseException;
@@ -49,10 +52,19 @@ public final class Cli {
     /** The tables of {@code --table DIR} (one table's folder) or {@code --tables DIR} (a folder of table folders): exactly one of them. */
     static Tablebase openTables(Args args) throws IOException { return openTables(args, Tablebase.Check.HEADERS); }
 
+    /** ... and {@code --cache-mb N}, the budget of the compressed tables' decompressed blocks (default: {@link BlockCache#defaultBytes}). */
     static Tablebase openTables(Args args, Tablebase.Check check) throws IOException {
         String table = args.get("--table", null), tables = args.get("--tables", null);
         if ((table == null) == (tables == null)) throw new Args.UsageException("give --table DIR or --tables DIR");
-        return Tablebase.open(Path.of(table != null ? table : tables), check);
+        long cache = args.get("--cache-mb", null) == null ? BlockCache.defaultBytes() : (long) args.positiveInt("--cache-mb", 0) << 20;
+        return Tablebase.open(List.of(Path.of(table != null ? table : tables)), check, cache);
+    }
+
+    /** The options of {@link #openTables} and a command's {@code more}. */
+    static Set<String> tableOptions(String... more) {
+        Set<String> options = new java.util.HashSet<>(Set.of("--table", "--tables", "--cache-mb"));
+        options.addAll(List.of(more));
+        return options;
     }
 
     private static String oneLine(Exception e) {

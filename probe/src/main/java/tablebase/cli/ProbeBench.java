@@ -6,6 +6,7 @@ import java.util.Set;
 import tablebase.chess.Color;
 import tablebase.chess.Material;
 import tablebase.chess.Position;
+import tablebase.probe.CompressedTable;
 import tablebase.probe.Tablebase;
 
 /**
@@ -14,7 +15,7 @@ import tablebase.probe.Tablebase;
  * memory, not from what the last round left in cache); and whole probes with moves, SAN and the mainline.
  */
 public final class ProbeBench {
-    static final String USAGE = "usage: ProbeBench (--table DIR | --tables DIR) [--endgame E] [--positions N] [--rounds R]";
+    static final String USAGE = "usage: ProbeBench (--table DIR | --tables DIR) [--cache-mb N] [--endgame E] [--positions N] [--rounds R]";
 
     private ProbeBench() {}
 
@@ -46,7 +47,7 @@ public final class ProbeBench {
     }
 
     static int bench(String[] argv) throws Exception {
-        Args args = new Args(argv, Set.of("--table", "--tables", "--endgame", "--positions", "--rounds"), Set.of());
+        Args args = new Args(argv, Cli.tableOptions("--endgame", "--positions", "--rounds"), Set.of());
         int n = args.positiveInt("--positions", 1_000_000), rounds = args.positiveInt("--rounds", 5);
         long t0 = System.nanoTime();
         Tablebase table = Cli.openTables(args);
@@ -55,6 +56,10 @@ public final class ProbeBench {
         String endgame = args.get("--endgame", null);
         Material material = endgame == null ? table.materials().get(0) : Material.parse(endgame);
         Random random = new Random(1);
+        Position first = Position.randomLegal(material, CompressedTable.storedSide(material), random);
+        t0 = System.nanoTime();
+        table.probeDtm(first);
+        System.out.printf("first lookup after open (its block read from the file and decompressed when compressed): %.2f ms%n", (System.nanoTime() - t0) / 1e6);
         for (Color side : new Color[] {Color.WHITE, Color.BLACK, null}) {
             String label = side == null ? "either side:" : side == Color.WHITE ? "White to move:" : "Black to move:";
             double[] oneByOne = new double[rounds + 1], batched = new double[rounds + 1], again = new double[rounds + 1];
@@ -97,6 +102,14 @@ public final class ProbeBench {
         }
         System.out.printf("%s whole probes (every move with SAN, mainline): %,.0f probes/s on one thread (mean mainline %.1f plies)%n",
                 material, best, (double) plies / full);
+        System.out.printf("decompressed blocks held: %,d of at most %,d bytes; heap used %,d MB%n", table.cacheUsed(), table.cacheBudget(),
+                (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
+        try (Tablebase again = Cli.openTables(args)) { // the JVM warm now, the table's blocks not yet held
+            Position p = Position.randomLegal(material, CompressedTable.storedSide(material), random);
+            long start = System.nanoTime();
+            again.probeDtm(p);
+            System.out.printf("first lookup after a second open, the JVM warm: %.3f ms%n", (System.nanoTime() - start) / 1e6);
+        }
         return 0;
     }
 }

@@ -19,7 +19,7 @@ public final class Verify {
     }
 
     static int verify(String[] argv) throws Exception {
-        Args args = new Args(argv, Set.of("--table", "--tables"), Set.of());
+        Args args = new Args(argv, Cli.tableOptions(), Set.of());
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         long start = System.nanoTime();
         try (Tablebase tables = Cli.openTables(args, Tablebase.Check.SHA256)) {

@@ -31,6 +31,7 @@ import tablebase.chess.Fen;
 import tablebase.chess.Material;
 import tablebase.chess.Move;
 import tablebase.chess.Position;
+import tablebase.probe.CompressedTable;
 import tablebase.probe.CorruptTableException;
 import tablebase.probe.IllegalPositionException;
 import tablebase.probe.Manifest;
@@ -246,7 +247,8 @@ class TablebaseTest {
         Map<Position, ProbeResult> expected = new HashMap<>();
         for (Position p : positions) expected.put(p, tablebase.probe(p));
         assertTrue(expected.values().stream().map(ProbeResult::category).distinct().count() == 3, "wins, losses and draws");
-        try (Tablebase shared = Tablebase.open(folder)) {
+        // a cache of four of KBNK's 58 compressed blocks: the threads decompress, evict and read each other's blocks
+        try (Tablebase shared = Tablebase.open(List.of(folder), Tablebase.Check.HEADERS, 4 * CompressedTable.BLOCK)) {
             ExecutorService pool = Executors.newFixedThreadPool(4);
             try {
                 List<Future<Map<Position, ProbeResult>>> runs = new ArrayList<>();
@@ -263,7 +265,9 @@ class TablebaseTest {
             } finally {
                 pool.shutdownNow();
             }
+            assertTrue(shared.cacheUsed() > 0 && shared.cacheUsed() <= shared.cacheBudget(), shared.cacheUsed() + " bytes held");
             shared.close();
+            assertEquals(0, shared.cacheUsed(), "close drops the blocks");
             assertThrows(IllegalStateException.class, () -> shared.probe(positions.get(0)));
             assertThrows(IllegalStateException.class, () -> shared.probeDtm(positions.get(0)));
         }
