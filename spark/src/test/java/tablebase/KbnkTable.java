@@ -19,17 +19,20 @@ public final class KbnkTable {
     }
 
     /**
-     * A copy of the table into {@code dir} whose every stored move is out of range (the manifest unchanged): it opens,
-     * answers DTM lookups, and fails with a CorruptTableException as soon as a probe reads a move.
+     * A copy of the table into {@code dir} whose compressed blocks are all damaged, its header and block table intact
+     * (the manifest unchanged): it opens, and fails with a CorruptTableException as soon as a probe reads a value.
      */
     public static Path damagedCopy(Path dir) throws Exception {
         Path copy = dir.resolve("kbnk");
         Files.createDirectories(copy);
         Files.copy(folder().resolve("manifest.json"), copy.resolve("manifest.json"));
-        byte[] bytes = Files.readAllBytes(folder().resolve("kbnk.tbl"));
-        // after the 64-byte header, the result plane and then the move plane, of equal size
-        for (int at = 64 + (bytes.length - 64) / 2; at < bytes.length; at++) bytes[at] = (byte) 254;
-        Files.write(copy.resolve("kbnk.tbl"), bytes);
+        byte[] bytes = Files.readAllBytes(folder().resolve("kbnk.cdtm"));
+        java.nio.ByteBuffer header = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long indexes = header.getLong(40) - header.getLong(32);
+        int perBlock = header.getInt(56), blocks = (int) ((indexes + perBlock - 1) / perBlock);
+        // after the 64-byte header and a 16-byte entry a block, the blocks
+        for (int at = 64 + 16 * blocks; at < bytes.length; at++) bytes[at] ^= 0x55;
+        Files.write(copy.resolve("kbnk.cdtm"), bytes);
         return copy;
     }
 }

@@ -88,7 +88,7 @@ public final class Tablebase implements AutoCloseable {
 
     /**
      * {@link #open(List, Check)} with a budget for the compressed tables' decompressed blocks, in bytes: a lookup in a
-     * block not held decompresses it (32 KB, well under a millisecond), so a budget as large as the tables probed
+     * block not held decompresses it (64 KB, under a millisecond), so a budget as large as the tables probed
      * (KQQKQ: 60 MB) makes every later lookup a read from memory.
      */
     public static Tablebase open(List<Path> folders, Check check, long cacheBytes) throws IOException {
@@ -277,9 +277,9 @@ public final class Tablebase implements AutoCloseable {
         String illegal = position.illegalReason();
         if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
         int ply = ply(position);
-        List<MoveResult> moves = rankedMoves(position);
+        List<MoveResult> moves = rankedMoves(position, ply);
         Move best = moves.isEmpty() ? null : moves.get(0).move();
-        return new ProbeResult(position, category(ply), ply < 0 ? null : (ply + 1) / 2, best, mainline(position, ply), moves);
+        return new ProbeResult(position, category(ply), ply < 0 ? null : (ply + 1) / 2, best, mainline(position, ply, best), moves);
     }
 
     /**
@@ -329,7 +329,7 @@ public final class Tablebase implements AutoCloseable {
         if (table.stores(position.sideToMove())) return table.ply(position);
         String illegal = position.illegalReason();
         if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
-        return plyFromMoves(position);
+        return ((CompressedTable) table).plyBySearch(position, this::ply); // only a compressed table leaves a side out
     }
 
     /** Whether the side to move has a legal en-passant capture: a position its table does not hold. */
@@ -364,11 +364,11 @@ public final class Tablebase implements AutoCloseable {
      * table, or a position that may take en passant) the move the generator would store: the first, in the order of
      * the stored moves' ranks, that leads to ply {@code ply - 1}.
      */
-    private Move bestMove(Position p, List<Move> legal, int ply) {
+    private Move bestMove(Position p, List<Move> legal, int ply, java.util.function.ToIntFunction<Move> plyAfter) {
         DtmTable table = table(p.material());
         Move stored = p.enPassant() >= 0 && canTakeEnPassant(p) ? null : table.move(p, legal);
         if (stored != null) return stored;
-        for (Move m : IndexedTable.inStoredOrder(table.index(), p, legal)) if (ply(p.play(m)) == ply - 1) return m;
+        for (Move m : IndexedTable.inStoredOrder(table.index(), p, legal)) if (plyAfter.applyAsInt(m) == ply - 1) return m;
         return null;
     }
 
@@ -378,15 +378,16 @@ public final class Tablebase implements AutoCloseable {
     }
 
     /** Every legal move with the result after it, best for the mover first; the stored move leads its equals. */
-    private List<MoveResult> rankedMoves(Position position) {
+    private List<MoveResult> rankedMoves(Position position, int ply) {
         List<Move> legal = position.legalMoves();
         List<MoveResult> moves = new ArrayList<>(legal.size());
+        Map<Move, Integer> plyAfter = new HashMap<>();
         for (Move m : legal) {
-            int ply = ply(position.play(m));
-            moves.add(new MoveResult(m, San.of(position, m, legal), category(ply), ply < 0 ? null : (ply + 1) / 2));
+            int after = ply(position.play(m));
+            plyAfter.put(m, after);
+            moves.add(new MoveResult(m, San.of(position, m, legal), category(after), after < 0 ? null : (after + 1) / 2));
         }
-        int ply = legal.isEmpty() || position.material().size() == 2 ? -1 : ply(position);
-        Move stored = ply <= 0 ? null : bestMove(position, legal, ply);
+        Move stored = ply <= 0 ? null : bestMove(position, legal, ply, plyAfter::get);
         moves.sort(Comparator.comparingInt((MoveResult r) -> preference(r.category(), r.dtm() == null ? 0 : r.dtm()))
                 .thenComparing(r -> !r.move().equals(stored))
                 .thenComparingInt(r -> r.move().to())
@@ -403,12 +404,16 @@ public final class Tablebase implements AutoCloseable {
         };
     }
 
-    /** Best play to checkmate from a won or lost position, through captures into smaller tables, each step checked. */
-    private List<Move> mainline(Position start, int ply) {
+    /**
+     * Best play to checkmate from a won or lost position, through captures into smaller tables, each step checked;
+     * {@code first} is the start's best move, already found.
+     */
+    private List<Move> mainline(Position start, int ply, Move first) {
         List<Move> line = new ArrayList<>();
         Position p = start;
         for (int q = ply; q > 0; q--) {
-            Move m = bestMove(p, p.legalMoves(), q); // a won or lost position: its table stores a move
+            Position from = p;
+            Move m = q == ply ? first : bestMove(p, p.legalMoves(), q, move -> ply(from.play(move))); // a won or lost position: its table stores a move
             if (m == null) throw new CorruptTableException("the " + p.material() + " table stores no move for " + p + " at ply " + q);
             Position next = p.play(m);
             int nextPly = ply(next);

@@ -59,7 +59,16 @@ public final class ProbeServer implements AutoCloseable {
         for (String name : PAGES.values()) assets.put(name, asset(name));
         for (Material m : table.materials()) {
             Position example = example(table, m);
-            tables.add(Map.of("endgame", m.name(), "example", example.toString(), "example_wins", table.probeWdl(example) == 1));
+            tables.add(Map.of("endgame", m.name(), "example", example.toString(), "example_wins", wins(table, example)));
+        }
+    }
+
+    /** Whether White to move wins {@code p}; false where the table is damaged (a probe of it answers 500). */
+    private static boolean wins(Tablebase table, Position p) {
+        try {
+            return table.getWdl(p).orElse(0) == 1;
+        } catch (tablebase.probe.CorruptTableException e) {
+            return false;
         }
     }
 
@@ -69,7 +78,7 @@ public final class ProbeServer implements AutoCloseable {
         Position first = Position.randomLegal(material, Color.WHITE, random);
         for (int i = 0; i < 1_000; i++) {
             Position p = i == 0 ? first : Position.randomLegal(material, Color.WHITE, random);
-            if (table.getWdl(p).orElse(0) == 1 && !p.inCheck()) return p;
+            if (wins(table, p) && !p.inCheck()) return p;
         }
         return first;
     }

@@ -52,7 +52,7 @@ class ResumeIT {
         assertFalse(Files.exists(work), "the work folder is removed once the outputs are in place");
 
         Path reference = KbnkTable.folder();
-        for (String file : List.of("kbnk.bin", "kbnk.tbl"))
+        for (String file : List.of("kbnk.bin", "kbnk.tbl", "kbnk.cdtm"))
             assertArrayEquals(Files.readAllBytes(reference.resolve(file)), Files.readAllBytes(out.resolve(file)), file);
         var spark = SparkTestSession.session();
         var expected = spark.read().parquet(reference.resolve(TableExport.PARQUET).toString());
