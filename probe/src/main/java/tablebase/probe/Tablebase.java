@@ -190,6 +190,17 @@ public final class Tablebase implements AutoCloseable {
      */
     public int probeDtm(Position position) { return SIGNED_DTM[ply(position) + 1]; }
 
+    /**
+     * The signed distance to mate in plies (half-moves), empty for a draw: n > 0, the side to move mates after n plies
+     * (odd: its own last move mates); -n, it is mated after n plies (even); 0, it is checkmated on the board. Unlike
+     * {@link #probeDtm}, a draw and checkmate are told apart.
+     */
+    public OptionalInt probeDtmPlies(Position position) {
+        int ply = ply(position);
+        if (ply < 0) return OptionalInt.empty();
+        return OptionalInt.of(ply % 2 == 1 ? ply : -ply);
+    }
+
     /** Positions a batch reads at once: enough reads in flight to hide the memory's latency, few enough to stay in cache. */
     private static final int BATCH = 256;
 

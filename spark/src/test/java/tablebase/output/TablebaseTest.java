@@ -165,6 +165,17 @@ class TablebaseTest {
         ProbeResult stalemate = tablebase.probe("k7/2K5/8/1N6/8/8/8/1B6 b - - 0 1");
         assertTrue(stalemate.position().isStalemate());
         assertEquals(Category.DRAW, stalemate.category());
+        // in plies, checkmate (0) and a draw (empty) differ; a win and a loss count the plies of the mainline
+        assertEquals(0, tablebase.probeDtmPlies(mated.position()).orElseThrow());
+        assertTrue(tablebase.probeDtmPlies(stalemate.position()).isEmpty() && tablebase.probeDtmPlies(capture.position()).isEmpty());
+        Random random = new Random(23);
+        for (int i = 0; i < 200; i++) {
+            Position p = randomLegal(random);
+            ProbeResult r = tablebase.probe(p);
+            java.util.OptionalInt plies = tablebase.probeDtmPlies(p);
+            if (r.category() == Category.DRAW) assertTrue(plies.isEmpty(), p::toString);
+            else assertEquals((r.category() == Category.WIN ? 1 : -1) * r.mainline().size(), plies.orElseThrow(), p::toString);
+        }
     }
 
     @Test
