@@ -52,15 +52,21 @@ public final class Cli {
     /** The tables of {@code --table DIR} (one table's folder) or {@code --tables DIR} (a folder of table folders): exactly one of them. */
     static Tablebase openTables(Args args) throws IOException { return openTables(args, Tablebase.Check.HEADERS); }
 
-    /** ... and {@code --cache-mb N}, the budget of the compressed tables' decompressed blocks (default: {@link BlockCache#defaultBytes}). */
+    /**
+     * ... and {@code --cache-mb N}, the budget of the compressed tables' decompressed blocks (default: {@link
+     * BlockCache#defaultBytes}), and the flag {@code --packed}: read the packed files, not the compressed ones.
+     */
     static Tablebase openTables(Args args, Tablebase.Check check) throws IOException {
         String table = args.get("--table", null), tables = args.get("--tables", null);
         if ((table == null) == (tables == null)) throw new Args.UsageException("give --table DIR or --tables DIR");
         long cache = args.get("--cache-mb", null) == null ? BlockCache.defaultBytes() : (long) args.positiveInt("--cache-mb", 0) << 20;
-        return Tablebase.open(List.of(Path.of(table != null ? table : tables)), check, cache);
+        return Tablebase.open(List.of(Path.of(table != null ? table : tables)), check, cache,
+                args.has("--packed") ? Tablebase.Source.PACKED : Tablebase.Source.COMPRESSED_FIRST);
     }
 
-    /** The options of {@link #openTables} and a command's {@code more}. */
+    /** The valued options of {@link #openTables} and a command's {@code more}; its flag is {@link #TABLE_FLAG}. */
+    static final String TABLE_FLAG = "--packed";
+
     static Set<String> tableOptions(String... more) {
         Set<String> options = new java.util.HashSet<>(Set.of("--table", "--tables", "--cache-mb"));
         options.addAll(List.of(more));

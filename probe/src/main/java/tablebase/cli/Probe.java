@@ -23,7 +23,7 @@ import tablebase.probe.TablebaseException;
  * the command line, or one FEN a line on standard input.
  */
 public final class Probe {
-    static final String USAGE = "usage: probe (--table DIR | --tables DIR) [--cache-mb N] [--json] [FEN]\n"
+    static final String USAGE = "usage: probe (--table DIR | --tables DIR) [--cache-mb N] [--packed] [--json] [FEN]\n"
             + "  --table: one table's folder; --tables: a folder of table folders; without a FEN: one FEN a line on standard input\n"
             + "example: jobs/probe --tables out \"8/8/8/3k4/8/8/4r3/KQ6 w - - 0 1\"";
 
@@ -34,7 +34,7 @@ public final class Probe {
     }
 
     static int probe(String[] argv) throws Exception {
-        Args args = new Args(argv, Cli.tableOptions(), Set.of("--json"));
+        Args args = new Args(argv, Cli.tableOptions(), Set.of("--json", Cli.TABLE_FLAG));
         try (Tablebase table = Cli.openTables(args)) {
             return probe(args, table);
         }

@@ -15,7 +15,7 @@ import tablebase.probe.Tablebase;
  * memory, not from what the last round left in cache); and whole probes with moves, SAN and the mainline.
  */
 public final class ProbeBench {
-    static final String USAGE = "usage: ProbeBench (--table DIR | --tables DIR) [--cache-mb N] [--endgame E] [--positions N] [--rounds R]";
+    static final String USAGE = "usage: ProbeBench (--table DIR | --tables DIR) [--cache-mb N] [--packed] [--endgame E] [--positions N] [--rounds R]";
 
     private ProbeBench() {}
 
@@ -47,7 +47,7 @@ public final class ProbeBench {
     }
 
     static int bench(String[] argv) throws Exception {
-        Args args = new Args(argv, Cli.tableOptions("--endgame", "--positions", "--rounds"), Set.of());
+        Args args = new Args(argv, Cli.tableOptions("--endgame", "--positions", "--rounds"), Set.of(Cli.TABLE_FLAG));
         int n = args.positiveInt("--positions", 1_000_000), rounds = args.positiveInt("--rounds", 5);
         long t0 = System.nanoTime();
         Tablebase table = Cli.openTables(args);

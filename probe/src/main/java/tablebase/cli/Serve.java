@@ -8,7 +8,7 @@ import tablebase.web.ProbeServer;
 
 /** {@code jobs/serve}: the board explorer and {@code /api/probe} on localhost until interrupted. */
 public final class Serve {
-    static final String USAGE = "usage: serve (--table DIR | --tables DIR) [--cache-mb N] [--port 8080] [--host 127.0.0.1] [--threads N]\n"
+    static final String USAGE = "usage: serve (--table DIR | --tables DIR) [--cache-mb N] [--packed] [--port 8080] [--host 127.0.0.1] [--threads N]\n"
             + "example: jobs/serve --tables out --port 8080   (then open http://127.0.0.1:8080/)";
 
     private Serve() {}
@@ -18,7 +18,7 @@ public final class Serve {
     }
 
     static int serve(String[] argv) throws Exception {
-        Args args = new Args(argv, Cli.tableOptions("--port", "--host", "--threads"), Set.of());
+        Args args = new Args(argv, Cli.tableOptions("--port", "--host", "--threads"), Set.of(Cli.TABLE_FLAG));
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         String portText = args.get("--port", "8080");
         int port;

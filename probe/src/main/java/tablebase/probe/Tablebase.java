@@ -39,6 +39,13 @@ public final class Tablebase implements AutoCloseable {
      */
     public enum Check { HEADERS, SHA256 }
 
+    /**
+     * Which files of a table are read: the compressed ones where the manifest lists them (else the packed ones), or
+     * the packed ones, 30 to 40 times larger, whose both sides to move and best moves are stored (lookups of either
+     * side at memory speed, no search).
+     */
+    public enum Source { COMPRESSED_FIRST, PACKED }
+
     /** By result byte (ply + 1, 0 a draw): the signed DTM and the win / draw / loss, looked up rather than branched on. */
     private static final int[] SIGNED_DTM = new int[256], WDL = new int[256];
 
@@ -92,20 +99,25 @@ public final class Tablebase implements AutoCloseable {
      * (KQQKQ: 60 MB) makes every later lookup a read from memory.
      */
     public static Tablebase open(List<Path> folders, Check check, long cacheBytes) throws IOException {
+        return open(folders, check, cacheBytes, Source.COMPRESSED_FIRST);
+    }
+
+    /** {@link #open(List, Check, long)} reading the files {@code source} says. */
+    public static Tablebase open(List<Path> folders, Check check, long cacheBytes, Source source) throws IOException {
         BlockCache cache = new BlockCache(cacheBytes);
         Map<Material, DtmTable> tables = new HashMap<>();
         try {
             for (Path folder : folders) {
                 if (!Files.isDirectory(folder)) throw new NoSuchFileException(folder + ": no such folder (" + generateHint(folder) + ")");
                 if (Files.isRegularFile(folder.resolve(Manifest.FILE))) {
-                    openTable(folder, tables, check, cache);
+                    openTable(folder, tables, check, cache, source);
                     continue;
                 }
                 boolean any = false;
                 try (DirectoryStream<Path> children = Files.newDirectoryStream(folder, Files::isDirectory)) {
                     for (Path child : children)
                         if (Files.isRegularFile(child.resolve(Manifest.FILE))) {
-                            openTable(child, tables, check, cache);
+                            openTable(child, tables, check, cache, source);
                             any = true;
                         }
                 }
@@ -120,17 +132,20 @@ public final class Tablebase implements AutoCloseable {
     }
 
     /** Opens the table of a folder, then those of its manifest's sub-tables that exist (a missing one is reported when a probe needs it). */
-    private static void openTable(Path folder, Map<Material, DtmTable> tables, Check check, BlockCache cache) throws IOException {
+    private static void openTable(Path folder, Map<Material, DtmTable> tables, Check check, BlockCache cache, Source source) throws IOException {
         Map<String, Object> manifest = Manifest.read(folder.resolve(Manifest.FILE));
         List<Map<?, ?>> packed = Manifest.files(manifest, Manifest.PACKED_FILES), compressed = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
         if (packed == null && compressed == null)
             throw new CorruptTableException(folder.resolve(Manifest.FILE) + " names no table files (a table of an older format is generated again)");
         Material material = Material.parse(String.valueOf(manifest.get("endgame")));
         if (tables.containsKey(material)) return;
-        List<Map<?, ?>> parts = compressed != null ? compressed : packed;
+        boolean readCompressed = compressed != null && (source == Source.COMPRESSED_FIRST || packed == null);
+        if (!readCompressed && packed == null)
+            throw new CorruptTableException(folder.resolve(Manifest.FILE) + " names no packed files to read");
+        List<Map<?, ?>> parts = readCompressed ? compressed : packed;
         List<Path> files = new ArrayList<>();
         for (Map<?, ?> part : parts) files.add(folder.resolve(String.valueOf(part.get("name"))));
-        DtmTable table = compressed != null ? CompressedTable.open(files, cache) : IndexedTable.open(files);
+        DtmTable table = readCompressed ? CompressedTable.open(files, cache) : IndexedTable.open(files);
         if (!table.material().equals(material)) {
             table.close();
             throw new CorruptTableException(folder + " holds " + table.material() + ", its manifest says " + material);
@@ -149,7 +164,7 @@ public final class Tablebase implements AutoCloseable {
         if (manifest.get("sub_tables") instanceof List<?> subs)
             for (Object sub : subs) {
                 Path subFolder = folder.resolve(String.valueOf(((Map<?, ?>) sub).get("path"))).normalize();
-                if (Files.isRegularFile(subFolder.resolve(Manifest.FILE))) openTable(subFolder, tables, check, cache);
+                if (Files.isRegularFile(subFolder.resolve(Manifest.FILE))) openTable(subFolder, tables, check, cache, source);
             }
     }
 

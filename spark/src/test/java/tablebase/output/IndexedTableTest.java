@@ -64,8 +64,10 @@ class IndexedTableTest {
     }
 
     @Test
-    void everyKrkPositionProbesAsTheBruteForceSaysWithALegalMainline() {
+    void everyKrkPositionProbesAsTheBruteForceSaysWithALegalMainlineFromEitherFile() throws IOException {
         BruteForce brute = BruteForce.solve(KRK, Map.of());
+        // the packed file stores both sides and the best moves; the compressed one (krk) White's side alone
+        Tablebase packed = Tablebase.open(List.of(dir.resolve("krk")), Tablebase.Check.HEADERS, 0, Tablebase.Source.PACKED);
         Random random = new Random(5);
         long checked = 0, lines = 0;
         for (long key = 0; key < 1L << 19; key++) {
@@ -73,6 +75,7 @@ class IndexedTableTest {
             if (p.key() != key || !p.isLegal()) continue;
             Object[] want = expected(brute, p);
             assertEquals(signed(want), krk.probeDtm(p), p::toString);
+            assertEquals(signed(want), packed.probeDtm(p), p::toString);
             assertEquals(want[0] == Category.WIN ? 1 : want[0] == Category.LOSS ? -1 : 0, krk.probeWdl(p), p::toString);
             checked++;
             if (random.nextInt(50) != 0) continue;
@@ -81,8 +84,10 @@ class IndexedTableTest {
             int plies = r.dtm() == null ? 0 : r.category() == Category.WIN ? 2 * r.dtm() - 1 : 2 * r.dtm();
             assertEquals(plies, r.mainline().size(), p::toString);
             if (plies > 0) assertEquals(r.bestMove(), r.mainline().get(0), p::toString);
+            assertEquals(packed.probe(p), r, () -> "the searched best moves are the stored ones: " + p);
             lines++;
         }
+        packed.close();
         assertTrue(checked > 300_000 && lines > 5_000, checked + " positions, " + lines + " lines");
     }
 
