@@ -41,17 +41,20 @@ public final class ListTables {
             List<Map<?, ?>> parts = Manifest.packedFiles(m);
             String sha = parts == null ? "(no packed files)" : String.valueOf(parts.get(0).get("sha256")).substring(0, 16)
                     + (parts.size() > 1 ? " (+" + (parts.size() - 1) + " parts)" : "");
-            rows.add(new Object[] {material, 2 * ((Number) m.get("index_size")).longValue(), bytes(folder), longestWin(m, "white_to_move"),
+            rows.add(new Object[] {material, 2 * ((Number) m.get("index_size")).longValue(), bytes(folder), compressedBytes(m), longestWin(m, "white_to_move"),
                     longestWin(m, "black_to_move"), sha, folder.getFileName()});
         }
         rows.sort(java.util.Comparator.comparingInt((Object[] r) -> ((Material) r[0]).size()).thenComparing(r -> ((Material) r[0]).name()));
-        System.out.printf("%-7s %15s %10s %12s %12s  %-16s  %s%n", "table", "entries", "on disk", "White wins", "Black wins", "packed SHA-256", "folder");
-        long total = 0;
+        System.out.printf("%-7s %15s %10s %11s %12s %12s  %-16s  %s%n", "table", "entries", "on disk", "compressed", "White wins", "Black wins", "packed SHA-256",
+                "folder");
+        long total = 0, compressed = 0;
         for (Object[] r : rows) {
-            System.out.printf("%-7s %,15d %10s %12s %12s  %-16s  %s%n", r[0], r[1], size((Long) r[2]), r[3], r[4], r[5], r[6]);
+            System.out.printf("%-7s %,15d %10s %11s %12s %12s  %-16s  %s%n", r[0], r[1], size((Long) r[2]), size((Long) r[3]), r[4], r[5], r[6], r[7]);
             total += (Long) r[2];
+            compressed += (Long) r[3];
         }
-        System.out.printf("%d tables, %s on disk (longest wins in moves, the side to move winning)%n", rows.size(), size(total));
+        System.out.printf("%d tables, %s on disk, %s of it compressed tables (longest wins in moves, the side to move winning)%n", rows.size(), size(total),
+                size(compressed));
         return 0;
     }
 
@@ -59,6 +62,12 @@ public final class ListTables {
         if (!(manifest.get("longest_dtm") instanceof Map<?, ?> longest) || !(longest.get(side) instanceof Map<?, ?> s)) return "?";
         Object win = s.get("win");
         return win == null || "0".equals(String.valueOf(win)) ? "-" : "in " + win;
+    }
+
+    /** The bytes of the compressed files a manifest lists (0 for a table made before them). */
+    private static long compressedBytes(Map<String, Object> manifest) {
+        List<Map<?, ?>> files = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
+        return files == null ? 0 : files.stream().mapToLong(f -> ((Number) f.get("bytes")).longValue()).sum();
     }
 
     private static long bytes(Path folder) throws IOException {

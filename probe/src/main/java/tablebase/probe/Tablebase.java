@@ -439,10 +439,12 @@ public final class Tablebase implements AutoCloseable {
         Position p = start;
         for (int q = ply; q > 0; q--) {
             Position from = p;
-            Move m = q == ply ? first : bestMove(p, p.legalMoves(), q, move -> ply(from.play(move))); // a won or lost position: its table stores a move
+            Map<Move, Integer> searched = new HashMap<>(); // the plies a search for the best move found, not looked up twice
+            Move m = q == ply ? first : bestMove(p, p.legalMoves(), q, move -> searched.computeIfAbsent(move, x -> ply(from.play(x))));
             if (m == null) throw new CorruptTableException("the " + p.material() + " table stores no move for " + p + " at ply " + q);
             Position next = p.play(m);
-            int nextPly = ply(next);
+            Integer found = searched.get(m);
+            int nextPly = found != null ? found : ply(next);
             if (nextPly != q - 1)
                 throw new CorruptTableException("after " + m.uci() + " in " + p + " the table gives ply " + nextPly + ", not " + (q - 1));
             line.add(m);
