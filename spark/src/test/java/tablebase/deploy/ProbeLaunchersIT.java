@@ -73,7 +73,7 @@ class ProbeLaunchersIT {
 
         Path verifyLog = dir.resolve("verify.log");
         assertEquals(0, Launchers.start(VERBOSE, verifyLog, "verify", "--table", tables.resolve("kqk")).waitFor(), () -> read(verifyLog));
-        assertTrue(printed(read(verifyLog)).contains("verified KQK: every packed, seed and Parquet file matches"), read(verifyLog));
+        assertTrue(printed(read(verifyLog)).contains("verified KQK: every packed, compressed, seed and Parquet file matches"), read(verifyLog));
         assertNoSparkHadoopOrScala(read(verifyLog));
     }
 
