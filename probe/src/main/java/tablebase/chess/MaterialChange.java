@@ -15,6 +15,15 @@ public record MaterialChange(Material after, int[] source) implements Serializab
      * none) becomes a {@code promotion}.
      */
     public static MaterialChange of(Material material, int captured, int promoted, PieceType promotion) {
+        return MADE.computeIfAbsent(new Key(material, captured, promoted, promotion), k -> make(material, captured, promoted, promotion));
+    }
+
+    /** What {@link #of} asks, for the changes made once: a probe plays many captures of few kinds. */
+    private record Key(Material material, int captured, int promoted, PieceType promotion) {}
+
+    private static final java.util.concurrent.ConcurrentHashMap<Key, MaterialChange> MADE = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static MaterialChange make(Material material, int captured, int promoted, PieceType promotion) {
         List<Piece> pieces = new ArrayList<>(material.size());
         List<Integer> origins = new ArrayList<>(material.size());
         for (int i = 0; i < material.size(); i++) {

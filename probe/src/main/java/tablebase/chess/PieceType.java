@@ -7,6 +7,11 @@ public enum PieceType {
     /** What a pawn may promote to, in the order moves list them. */
     public static final PieceType[] PROMOTIONS = {QUEEN, ROOK, BISHOP, KNIGHT};
 
+    /** A promotion's code: 0 none (null), else 1 + its place in {@link #PROMOTIONS} (queen 1 ... knight 4). */
+    public static int promotionCode(PieceType promotion) {
+        return promotion == null ? 0 : promotion.ordinal(); // QUEEN .. KNIGHT are ordinals 1 .. 4, in PROMOTIONS' order
+    }
+
     private final char letter;
 
     PieceType(char letter) { this.letter = letter; }

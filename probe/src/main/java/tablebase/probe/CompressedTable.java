@@ -98,7 +98,7 @@ public final class CompressedTable implements DtmTable {
         int pieces = material.size();
         this.exits = new MaterialChange[(pieces + 1) * (pieces + 1) * (PieceType.PROMOTIONS.length + 1)];
         for (MaterialChange.Exit e : MaterialChange.exits(material))
-            exits[exitCode(e.captured(), e.promoted(), e.promotion() == null ? 0 : 1 + List.of(PieceType.PROMOTIONS).indexOf(e.promotion()))] = e.change();
+            exits[exitCode(e.captured(), e.promoted(), PieceType.promotionCode(e.promotion()))] = e.change();
     }
 
     /**
@@ -315,16 +315,14 @@ public final class CompressedTable implements DtmTable {
      * material read the stored side's byte straight from the squares (no position made, no legality to check: a
      * legal move leads to a legal position); a capture, a promotion or a double push makes the position after it
      * (the smaller material from a table of exits made once) for {@code general}, the probe's lookup of any
-     * position. A win after the quickest loss, else a draw, else the longest loss; checkmate or stalemate without
-     * moves.
+     * position; their plies fold as {@link PlyFold} says, checkmate or stalemate without moves.
      */
     int plyBySearch(Position p, java.util.function.ToIntFunction<Position> general) {
         int[] squares = p.squares(), moves = new int[256];
         int side = p.sideToMove().ordinal();
         int n = generator.legalMoves(squares, side, moves);
         if (n == 0) return p.inCheck() ? 0 : -1;
-        int quickestLoss = Integer.MAX_VALUE, longestWin = -1;
-        boolean drawn = false;
+        PlyFold fold = new PlyFold();
         for (int k = 0; k < n; k++) {
             int move = moves[k], mover = MoveGenerator.piece(move), from = squares[mover], after;
             if (!MoveGenerator.staysInTable(squares, move)) {
@@ -342,12 +340,9 @@ public final class CompressedTable implements DtmTable {
                 after = result(index.index(squares)) - 1;
                 squares[mover] = from;
             }
-            if (after < 0) drawn = true;
-            else if (after % 2 == 0) quickestLoss = Math.min(quickestLoss, after);
-            else longestWin = Math.max(longestWin, after);
+            fold.add(after);
         }
-        if (quickestLoss != Integer.MAX_VALUE) return quickestLoss + 1;
-        return drawn ? -1 : longestWin + 1;
+        return fold.ply();
     }
 
     /** Where {@link #exits} keeps the change of a capture of piece {@code captured} and a promotion of pawn {@code promoted} (-1: none). */

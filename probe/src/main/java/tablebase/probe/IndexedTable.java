@@ -208,7 +208,7 @@ public final class IndexedTable implements DtmTable {
         long[] ranked = new long[legal.size()]; // (from, to) in the canonical frame, then the move's place in the list
         for (int k = 0; k < ranked.length; k++) {
             Move m = legal.get(k);
-            int promotion = m.promotion() == null ? 0 : 1 + java.util.List.of(PieceType.PROMOTIONS).indexOf(m.promotion());
+            int promotion = PieceType.promotionCode(m.promotion());
             ranked[k] = (long) ((Square.transform(m.from(), s) * 64 + Square.transform(m.to(), s)) * 8 + promotion) << 8 | k;
         }
         Arrays.sort(ranked);

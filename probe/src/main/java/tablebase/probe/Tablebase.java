@@ -366,23 +366,13 @@ public final class Tablebase implements AutoCloseable {
         return false;
     }
 
-    /**
-     * The ply of a legal position from those of the positions its moves lead to: a win after the quickest loss, else a
-     * draw, else the longest loss; with no move, checkmate (0) or stalemate (a draw).
-     */
+    /** The ply of a legal position from those of the positions its moves lead to ({@link PlyFold}); with no move, checkmate (0) or stalemate. */
     private int plyFromMoves(Position position) {
-        int quickestLoss = Integer.MAX_VALUE, longestWin = -1;
-        boolean drawn = false;
         List<Move> legal = position.legalMoves();
         if (legal.isEmpty()) return position.inCheck() ? 0 : -1;
-        for (Move m : legal) {
-            int after = ply(position.play(m));
-            if (after < 0) drawn = true;
-            else if (after % 2 == 0) quickestLoss = Math.min(quickestLoss, after);
-            else longestWin = Math.max(longestWin, after);
-        }
-        if (quickestLoss != Integer.MAX_VALUE) return quickestLoss + 1;
-        return drawn ? -1 : longestWin + 1;
+        PlyFold fold = new PlyFold();
+        for (Move m : legal) fold.add(ply(position.play(m)));
+        return fold.ply();
     }
 
     /**

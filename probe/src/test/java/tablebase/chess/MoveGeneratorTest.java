@@ -35,7 +35,7 @@ class MoveGeneratorTest {
                 List<Integer> order = new ArrayList<>();
                 for (int k = 0; k < n; k++) {
                     PieceType promotion = MoveGenerator.promotion(BUFFER[k]);
-                    int place = promotion == null ? 0 : 1 + List.of(PieceType.PROMOTIONS).indexOf(promotion);
+                    int place = PieceType.promotionCode(promotion);
                     order.add((MoveGenerator.from(BUFFER[k]) * 64 + MoveGenerator.to(BUFFER[k])) * 8 + place);
                 }
                 assertEquals(order.stream().sorted().toList(), order, "sorted by from, then to, then promotion Q R B N");

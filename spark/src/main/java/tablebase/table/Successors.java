@@ -37,7 +37,7 @@ public final class Successors {
         exitIndexes = new PositionIndex[codes];
         exitTables = new IndexedTable[codes];
         for (MaterialChange.Exit e : MaterialChange.exits(material)) {
-            int code = exit(e.captured(), e.promoted(), e.promotion() == null ? 0 : 1 + java.util.List.of(PieceType.PROMOTIONS).indexOf(e.promotion()));
+            int code = exit(e.captured(), e.promoted(), PieceType.promotionCode(e.promotion()));
             changes[code] = e.change();
             if (e.change().after().size() == 2) continue;
             exitTables[code] = smaller.get(e.change().after());
