@@ -159,10 +159,7 @@ public final class CompressedTable implements DtmTable {
         LZMA2Options options = options();
         int blocks = Math.toIntExact((hi - lo + BLOCK - 1) / BLOCK);
         ByteBuffer head = ByteBuffer.allocate(HEADER + BLOCK_ENTRY * blocks).order(ByteOrder.LITTLE_ENDIAN);
-        head.put(MAGIC);
-        byte[] name = index.material().name().getBytes(StandardCharsets.US_ASCII);
-        head.put(name).put(new byte[16 - name.length]);
-        head.putLong(index.size()).putLong(lo).putLong(hi);
+        IndexedTable.putRange(head, MAGIC, index, lo, hi);
         head.put((byte) side).put((byte) ((options.getPb() * 5 + options.getLp()) * 9 + options.getLc())).putShort((short) 0);
         head.putInt(options.getDictSize()).putInt(BLOCK).putInt(0); // the CRC-32, once the block table is known
         ByteArrayOutputStream data = new ByteArrayOutputStream();
@@ -220,26 +217,14 @@ public final class CompressedTable implements DtmTable {
                 ByteBuffer head = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
                 try {
                     readFully(channel, head, 0, file);
-                    byte[] magic = new byte[MAGIC.length];
-                    head.get(magic);
-                    if (!Arrays.equals(magic, MAGIC)) throw new CorruptTableException(file + " is not a compressed table (no TBDTMZ01 header)");
-                    byte[] name = new byte[16];
-                    head.get(name);
-                    Material m;
-                    try {
-                        m = Material.parse(new String(name, StandardCharsets.US_ASCII).replace("\0", ""));
-                    } catch (IllegalArgumentException e) {
-                        throw new CorruptTableException(file + " names no endgame in its header");
-                    }
+                    IndexedTable.Part range = IndexedTable.readRange(head, file, MAGIC, "compressed table (no TBDTMZ01 header)");
+                    Material m = range.material();
                     if (material != null && !material.equals(m)) throw new CorruptTableException(file + " holds " + m + ", not " + material + " as the other parts");
                     material = m;
-                    PositionIndex index = new PositionIndex(m);
-                    long size = head.getLong(), lo = head.getLong(), hi = head.getLong();
+                    long lo = range.lo(), hi = range.hi();
                     int s = head.get(), props = head.get() & 0xFF;
                     head.getShort();
                     int dict = head.getInt(), entries = head.getInt(), crc = head.getInt();
-                    if (size != index.size() || lo < 0 || hi <= lo || hi > size || lo % index.restSize() != 0 || hi % index.restSize() != 0)
-                        throw new CorruptTableException(file + " holds indexes " + lo + " to " + hi + " of " + size + ": not a part of the " + m + " table");
                     if (s != storedSide(m).ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0 || side >= 0 && (s != side || entries != blockEntries || dict != dictionary || props != (properties & 0xFF)))
                         throw new CorruptTableException(file + " has a header this reader does not know (side " + s + ", " + entries + " entries a block)");
                     side = s;

@@ -103,25 +103,43 @@ public final class IndexedTable implements DtmTable {
             while (header.hasRemaining() && channel.read(header) >= 0) { }
             header.flip();
             if (header.remaining() < HEADER) throw new CorruptTableException(file + " is too short to be a packed table");
-            byte[] magic = new byte[MAGIC.length];
-            header.get(magic);
-            if (!Arrays.equals(magic, MAGIC)) throw new CorruptTableException(file + " is not a packed table (no TBINDEX3 header; a table of an older format is generated again)");
-            byte[] name = new byte[16];
-            header.get(name);
-            Material material;
-            try {
-                material = Material.parse(new String(name, StandardCharsets.US_ASCII).replace("\0", ""));
-            } catch (IllegalArgumentException e) {
-                throw new CorruptTableException(file + " names no endgame in its header");
-            }
-            PositionIndex index = new PositionIndex(material);
-            long size = header.getLong(), lo = header.getLong(), hi = header.getLong();
-            if (size != index.size() || lo < 0 || hi <= lo || hi > size || lo % index.restSize() != 0 || hi % index.restSize() != 0)
-                throw new CorruptTableException(file + " holds indexes " + lo + " to " + hi + " of " + size + ": not a part of the " + material.name() + " table");
-            if (channel.size() != partSize(lo, hi))
-                throw new CorruptTableException(file + " has " + channel.size() + " bytes; this part of a " + material.name() + " table has " + partSize(lo, hi));
-            return new Part(file, material, size, lo, hi);
+            Part part = readRange(header, file, MAGIC, "packed table (no TBINDEX3 header; a table of an older format is generated again)");
+            if (channel.size() != partSize(part.lo(), part.hi()))
+                throw new CorruptTableException(file + " has " + channel.size() + " bytes; this part of a " + part.material().name() + " table has "
+                        + partSize(part.lo(), part.hi()));
+            return part;
         }
+    }
+
+    /**
+     * The first 48 bytes of a part file of either format ({@code magic}, then the material, the index size and the
+     * part's range), read from {@code header} and checked; {@code what} names the format for an error.
+     */
+    static Part readRange(ByteBuffer header, Path file, byte[] magic, String what) {
+        byte[] read = new byte[magic.length];
+        header.get(read);
+        if (!Arrays.equals(read, magic)) throw new CorruptTableException(file + " is not a " + what);
+        byte[] name = new byte[16];
+        header.get(name);
+        Material material;
+        try {
+            material = Material.parse(new String(name, StandardCharsets.US_ASCII).replace("\0", ""));
+        } catch (IllegalArgumentException e) {
+            throw new CorruptTableException(file + " names no endgame in its header");
+        }
+        PositionIndex index = new PositionIndex(material);
+        long size = header.getLong(), lo = header.getLong(), hi = header.getLong();
+        if (size != index.size() || lo < 0 || hi <= lo || hi > size || lo % index.restSize() != 0 || hi % index.restSize() != 0)
+            throw new CorruptTableException(file + " holds indexes " + lo + " to " + hi + " of " + size + ": not a part of the " + material.name() + " table");
+        return new Part(file, material, size, lo, hi);
+    }
+
+    /** Puts the 48 bytes {@link #readRange} reads: {@code magic}, the material, the index size and {@code lo}, {@code hi}. */
+    static void putRange(ByteBuffer header, byte[] magic, PositionIndex index, long lo, long hi) {
+        header.put(magic);
+        byte[] name = index.material().name().getBytes(StandardCharsets.US_ASCII);
+        header.put(name).put(new byte[16 - name.length]);
+        header.putLong(index.size()).putLong(lo).putLong(hi);
     }
 
     /** Maps a table's part files (in any order; one file when one part holds it), checking their headers and sizes. */
@@ -225,10 +243,7 @@ public final class IndexedTable implements DtmTable {
         if (results.length != 2 * (hi - lo) || moves.length != results.length)
             throw new IllegalArgumentException(results.length + " results and " + moves.length + " moves for " + 2 * (hi - lo) + " entries");
         ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        header.put(MAGIC);
-        byte[] name = index.material().name().getBytes(StandardCharsets.US_ASCII);
-        header.put(name).put(new byte[16 - name.length]);
-        header.putLong(index.size()).putLong(lo).putLong(hi);
+        putRange(header, MAGIC, index, lo, hi);
         out.write(header.array());
         out.write(results);
         out.write(moves);
