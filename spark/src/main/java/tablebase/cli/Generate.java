@@ -45,6 +45,12 @@ public final class Generate {
 
     private Generate() {}
 
+    /** The heap of the executors registered now, in all ({@code spark.executor.memory} each), or 0 when none has. */
+    private static long executorsHeap(JavaSparkContext jsc) {
+        int executors = jsc.sc().getExecutorMemoryStatus().size() - 1; // the driver's block manager is one of them
+        return executors <= 0 ? 0 : executors * jsc.sc().conf().getSizeAsBytes("spark.executor.memory", "1g");
+    }
+
     public static void main(String[] argv) {
         System.exit(Cli.run("generate", USAGE, () -> generate(argv)));
     }
@@ -166,9 +172,9 @@ public final class Generate {
         List<Material> order = new ArrayList<>();
         for (Material m : asked) for (Material step : TablePlan.of(m)) if (!order.contains(step)) order.add(step);
         RunPlan plan = RunPlan.of(order, folders::present, made);
-        long maxHeap = Runtime.getRuntime().maxMemory();
+        long maxHeap = jsc.isLocal() ? Runtime.getRuntime().maxMemory() : executorsHeap(jsc);
         plan.lines(jsc.defaultParallelism(), jsc.isLocal(), maxHeap).forEach(System.out::println);
-        String refusal = jsc.isLocal() ? plan.refusal(maxHeap) : null;
+        String refusal = jsc.isLocal() ? plan.refusal(maxHeap) : plan.clusterRefusal(maxHeap);
         if (refusal != null) throw new IllegalArgumentException(refusal);
         ProgressLines progress = new ProgressLines(plan, jsc.defaultParallelism(), args.has("--verbose"), System.out, System::nanoTime);
         TableSolver solver = new TableSolver(jsc, partitions,

@@ -20,8 +20,13 @@ record RunPlan(List<Step> steps) {
     static final double SOLVED_PER_CORE_SECOND = 1_500_000;
     /** What a table costs besides its entries: Spark's jobs, the writes' start (KQK: about 2 s). */
     static final double SECONDS_PER_TABLE = 2;
-    /** The heap a local run's largest table needs at its peak, per index: KBNKN's 19.6 bytes after any GC, rounded up. */
-    static final double HEAP_PER_INDEX = 20;
+    /**
+     * The heap a run's largest table needs at its peak, per index: the live data, as full GCs measure it
+     * ({@code spark.tablebase.sampleLiveHeap}): KRRKQ's 11.0 bytes (the slices of two plies, 8 bytes, and the capture
+     * events and frontiers), rounded up. A young GC's figure is higher (KRRKQ 20.2, KBNKN 19.6): it counts garbage
+     * that a collection would free before the JVM ran out.
+     */
+    static final double HEAP_PER_INDEX = 12;
     /** The heap Spark itself holds in a local run. */
     static final long SPARK_HEAP = 512L << 20;
 
@@ -50,18 +55,24 @@ record RunPlan(List<Step> steps) {
 
     /** The heap of a local run at its peak: its largest table to make. */
     long localHeap() {
-        long largest = toMake().stream().mapToLong(Step::indexes).max().orElse(0);
-        return SPARK_HEAP + (long) (HEAP_PER_INDEX * largest);
+        return SPARK_HEAP + tablesHeap();
     }
 
-    /** The plan in lines: a summary, then each table. */
+    /** The heap the largest table to make holds at its peak, over all executors. */
+    long tablesHeap() {
+        return (long) (HEAP_PER_INDEX * toMake().stream().mapToLong(Step::indexes).max().orElse(0));
+    }
+
+    /** The plan in lines: a summary, then each table; {@code maxHeap} is the driver's in local mode, else the executors' in all. */
     List<String> lines(int cores, boolean local, long maxHeap) {
         List<Step> make = toMake();
         long entries = make.stream().mapToLong(Step::entries).sum();
         List<String> lines = new ArrayList<>();
         lines.add(String.format("plan: %d table%s to make (%,d entries), %d to reuse; about %s on %d core%s%s", make.size(), make.size() == 1 ? "" : "s",
                 entries, steps.size() - make.size(), duration(seconds(cores)), cores, cores == 1 ? "" : "s",
-                local ? String.format(", a heap of about %s at the peak (this driver has %s)", size(localHeap()), size(maxHeap)) : ""));
+                local ? String.format(", a heap of about %s at the peak (this driver has %s)", size(localHeap()), size(maxHeap))
+                        : String.format(", executors' heap of about %s in all at the peak (%s)", size(tablesHeap()),
+                        maxHeap > 0 ? "the executors now registered have " + size(maxHeap) : "no executor registered yet")));
         for (Step s : steps)
             lines.add(String.format("  %-7s %-6s %,15d entries", s.material().name(), s.reuse() ? "reuse" : "make", s.entries()));
         return lines;
@@ -71,9 +82,20 @@ record RunPlan(List<Step> steps) {
     String refusal(long maxHeap) {
         long need = localHeap();
         if (need <= maxHeap) return null;
-        Step largest = toMake().stream().max(java.util.Comparator.comparingLong(Step::indexes)).orElseThrow();
-        return String.format("%s needs a heap of about %s in local mode (%.0f bytes an index at the peak, measured on KBNKN), this driver has %s:"
-                + " set DRIVER_MEMORY=%dg, or run it on a cluster", largest.material().name(), size(need), HEAP_PER_INDEX, size(maxHeap), (need >> 30) + 1);
+        return String.format("%s needs a heap of about %s in local mode (%.0f bytes an index at the peak, measured on KRRKQ), this driver has %s:"
+                + " set DRIVER_MEMORY=%dg, or run it on a cluster", largest().material().name(), size(need), HEAP_PER_INDEX, size(maxHeap), (need >> 30) + 1);
+    }
+
+    /** Why a cluster run cannot go on with the executors' heap in all ({@code executorsHeap}, 0 when none has registered yet: no refusal), or null. */
+    String clusterRefusal(long executorsHeap) {
+        long need = tablesHeap();
+        if (executorsHeap == 0 || need <= executorsHeap) return null;
+        return String.format("%s needs about %s of executor heap in all (%.0f bytes an index at the peak, measured on KRRKQ), the executors registered"
+                + " have %s: add executors or give them more spark.executor.memory", largest().material().name(), size(need), HEAP_PER_INDEX, size(executorsHeap));
+    }
+
+    private Step largest() {
+        return toMake().stream().max(java.util.Comparator.comparingLong(Step::indexes)).orElseThrow();
     }
 
     static String duration(double seconds) {

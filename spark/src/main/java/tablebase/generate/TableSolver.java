@@ -39,8 +39,13 @@ import tablebase.table.TableFigures;
  * stops when a ply decides nothing and no capture result lies ahead. What is left is a draw.
  */
 public final class TableSolver {
-    /** The most pieces a table may have: a partition's arrays and the results of a table stay within int range. */
-    public static final int MAX_PIECES = 5;
+    /** The most pieces a table may have (a 6-piece table is up to 7.75 billion indexes: long offsets throughout). */
+    public static final int MAX_PIECES = 6;
+    /**
+     * The most entries (index and side) a slice holds: its arrays stay far within int range, and each ply's copy of
+     * them is a few hundred MB that the GC can place, whatever partition count the run asks for.
+     */
+    static final long MAX_SLICE_ENTRIES = 1L << 28;
     private final JavaSparkContext jsc;
     private final int partitions;
     private final SolveProgress progress;
@@ -95,6 +100,18 @@ public final class TableSolver {
         return null;
     }
 
+    /**
+     * The partitions a table is solved in: at most {@code asked}, and at least {@code entriesPerPartition} entries in
+     * each, but never more than {@link #MAX_SLICE_ENTRIES} in one (then more partitions than asked); at most one per
+     * king pair.
+     */
+    static int partitions(PositionIndex index, int asked, long entriesPerPartition) {
+        long entries = 2 * index.size();
+        long fewest = (entries + MAX_SLICE_ENTRIES - 1) / MAX_SLICE_ENTRIES;
+        long most = Math.max(1, Math.min(asked, entries / entriesPerPartition));
+        return (int) Math.min(index.kingPairs(), Math.max(fewest, most));
+    }
+
     /** Un-move batches go to the partition their key names. */
     static final class ToPartition extends Partitioner {
         private final int parts;
@@ -137,7 +154,7 @@ public final class TableSolver {
         LiveHeap heap = new LiveHeap(sampleLiveHeap);
         PositionIndex index = new PositionIndex(material);
         MoveGenerator gen = new MoveGenerator(material);
-        int partitions = (int) Math.max(1, Math.min(Math.min(this.partitions, index.kingPairs()), 2 * index.size() / entriesPerPartition));
+        int partitions = partitions(index, this.partitions, entriesPerPartition);
         long[] starts = IndexedTable.kingPairStarts(index, partitions);
         int[] partitionOfKingPair = new int[index.kingPairs()];
         for (int p = 0; p < partitions; p++)

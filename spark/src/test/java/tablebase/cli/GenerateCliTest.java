@@ -31,8 +31,8 @@ class GenerateCliTest {
 
     @Test
     void whatIsNoEndgameOrTooBigIsRefusedInOneLine(@TempDir Path dir) {
-        for (String[] bad : new String[][] {{"KXK", "not an endgame: 'KXK'"}, {"KRPPKR", "up to 5"},
-                {"KK", "KK is two bare kings"}, {"KQRKQR", "up to 5"}, {"KBNKK", "not an endgame"}}) {
+        for (String[] bad : new String[][] {{"KXK", "not an endgame: 'KXK'"}, {"KRPPKRP", "up to 6"},
+                {"KK", "KK is two bare kings"}, {"KQRBKQR", "up to 6"}, {"KBNKK", "not an endgame"}}) {
             CliRun r = run("--endgame", bad[0], "--out", dir.resolve("t").toString());
             assertEquals(1, r.exit(), bad[0]);
             assertTrue(r.err().startsWith("generate: error: ") && r.err().contains(bad[1]), r.err());
@@ -44,14 +44,16 @@ class GenerateCliTest {
     @Test
     void aTableTooBigForTheHeapIsRefusedUpFrontWithTheHeapItNeeds(@TempDir Path dir) {
         SparkTestSession.get();
-        // KRPKR: 355,074,048 indexes at 20 bytes each, more than this test JVM's heap
-        long need = (512L << 20) + 20L * new PositionIndex(Material.parse("KRPKR")).size();
-        org.junit.jupiter.api.Assumptions.assumeTrue(need > Runtime.getRuntime().maxMemory(), "a heap this large holds KRPKR");
-        CliRun r = run("--endgame", "KRPKR", "--out", dir.resolve("krpkr").toString());
+        // KQRKQR: 7,751,073,792 indexes, more than any heap of this machine holds at the bytes an index the plan counts
+        Material material = Material.parse("KQRKQR");
+        long need = (long) (RunPlan.HEAP_PER_INDEX * new PositionIndex(material).size());
+        assertTrue(need > Runtime.getRuntime().maxMemory());
+        CliRun r = run("--endgame", "KQRKQR", "--out", dir.resolve("kqrkqr").toString());
         assertEquals(1, r.exit(), r.err());
-        assertTrue(r.err().startsWith("generate: error: KRPKR needs a heap of about ") && r.err().contains("DRIVER_MEMORY="), r.err());
+        assertTrue(r.err().startsWith("generate: error: KQRKQR needs a heap of about ") && r.err().contains("DRIVER_MEMORY="), r.err());
         assertEquals(1, r.err().lines().count(), r.err());
-        assertTrue(r.out().lines().anyMatch(l -> l.matches("\\s+KRPKR\\s+make\\s+710,148,096 entries")), r.out());
+        String entries = String.format("%,d entries", 2 * new PositionIndex(material).size());
+        assertTrue(r.out().lines().anyMatch(l -> l.matches("\\s+KQRKQR\\s+make\\s+" + entries)), r.out());
         try (Stream<Path> left = Files.list(dir)) {
             assertEquals(List.of(), left.toList(), "nothing solved or written");
         } catch (java.io.IOException e) {
