@@ -57,11 +57,14 @@ public final class Cli {
      * BlockCache#defaultBytes}), and the flag {@code --packed}: read the packed files, not the compressed ones.
      */
     static Tablebase openTables(Args args, Tablebase.Check check) throws IOException {
+        return openTables(args, check, args.has("--packed") ? Tablebase.Source.PACKED : Tablebase.Source.COMPRESSED_FIRST);
+    }
+
+    static Tablebase openTables(Args args, Tablebase.Check check, Tablebase.Source source) throws IOException {
         String table = args.get("--table", null), tables = args.get("--tables", null);
         if ((table == null) == (tables == null)) throw new Args.UsageException("give --table DIR or --tables DIR");
         long cache = args.get("--cache-mb", null) == null ? BlockCache.defaultBytes() : (long) args.positiveInt("--cache-mb", 0) << 20;
-        return Tablebase.open(List.of(Path.of(table != null ? table : tables)), check, cache,
-                args.has("--packed") ? Tablebase.Source.PACKED : Tablebase.Source.COMPRESSED_FIRST);
+        return Tablebase.open(List.of(Path.of(table != null ? table : tables)), check, cache, source);
     }
 
     /** The valued options of {@link #openTables} and a command's {@code more}; its flag is {@link #TABLE_FLAG}. */

@@ -2,14 +2,19 @@ package tablebase.cli;
 
 import java.util.Set;
 import tablebase.chess.Material;
+import tablebase.probe.SampleCheck;
 import tablebase.probe.Tablebase;
 
 /**
  * {@code jobs/verify}: reads every file of a table (or a folder of tables) that its manifest lists, the packed parts,
- * the seed file and the Parquet files, and checks it against its SHA-256.
+ * the seed file and the Parquet files, and checks it against its SHA-256; with {@code --sample N}, checks instead N
+ * random positions of each table against their moves ({@link SampleCheck}).
  */
 public final class Verify {
-    static final String USAGE = "usage: verify (--table DIR | --tables DIR)\n"
+    static final String USAGE = "usage: verify (--table DIR | --tables DIR) [--sample N [--seed S]]\n"
+            + "  checks every file against the SHA-256 in its manifest; with --sample, N random positions of each table\n"
+            + "  against what their moves imply (through captures into the smaller tables), their best moves, and the\n"
+            + "  compressed files against the packed ones\n"
             + "example: jobs/verify --tables out";
 
     private Verify() {}
@@ -19,13 +24,32 @@ public final class Verify {
     }
 
     static int verify(String[] argv) throws Exception {
-        Args args = new Args(argv, Cli.tableOptions(), Set.of());
+        Args args = new Args(argv, Cli.tableOptions("--sample", "--seed"), Set.of());
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
+        if (args.has("--sample")) return sample(args);
         long start = System.nanoTime();
         try (Tablebase tables = Cli.openTables(args, Tablebase.Check.SHA256)) {
             System.out.printf("verified %s: every packed, compressed, seed and Parquet file matches the SHA-256 in its manifest (%.1f s)%n",
                     String.join(", ", tables.materials().stream().map(Material::name).toList()), (System.nanoTime() - start) / 1e9);
         }
         return 0;
+    }
+
+    /** Checks {@code --sample} positions of every table; exit 1 when any disagrees. */
+    private static int sample(Args args) throws Exception {
+        int positions = args.positiveInt("--sample", 0);
+        long seed = args.get("--seed", null) == null ? 1 : Long.parseLong(args.get("--seed", null));
+        int failed = 0;
+        try (Tablebase packed = Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.PACKED);
+             Tablebase compressed = Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.COMPRESSED_FIRST)) {
+            for (Material m : packed.materials()) {
+                long start = System.nanoTime();
+                SampleCheck.Report r = SampleCheck.run(packed, compressed, m, positions, seed);
+                System.out.printf("%s: %,d random positions checked against their moves, best moves and compressed file in %.1f s: %s%n", m.name(),
+                        r.checked(), (System.nanoTime() - start) / 1e9, r.mismatches() == 0 ? "all agree" : r.mismatches() + " disagree, first " + r.firstMismatch());
+                if (r.mismatches() > 0) failed++;
+            }
+        }
+        return failed == 0 ? 0 : 1;
     }
 }

@@ -12,15 +12,15 @@ import java.util.List;
 /**
  * One byte per entry of a table, entry {@code 2 * index + side}, mapped from files that each hold a range of the
  * entries: a packed table's result or move plane over its part files, or the result planes the generator's
- * partitions write before the best moves are found. Each range is mapped on its own, so no file or plane is bounded
- * by one buffer's 2 GB. It only reads: any number of threads may share one.
+ * partitions write before the best moves are found. Each range is mapped on its own, in buffers of at most {@link
+ * #MAP_BYTES}, so no file or plane is bounded by one buffer's 2 GB. It only reads: any number of threads may share one.
  */
 public final class EntryPlane {
     /** Where entries {@code first .. end - 1} are: at {@code offset} of {@code file}, one byte each. */
     public record Range(Path file, long offset, long first, long end) {}
 
     private final long entries;
-    /** Part k holds the entries from {@code first[k]}; ascending, then {@code entries}. */
+    /** Buffer k holds the entries from {@code first[k]}; ascending, then {@code entries}. */
     private final long[] first;
     private final ByteBuffer[] parts;
     /** The one part when there is one: the lookups' fast path. */
@@ -33,28 +33,39 @@ public final class EntryPlane {
         this.single = parts.length == 1 ? parts[0] : null;
     }
 
+    /** The most bytes one buffer maps: a range of more (a part file past 1 GB a plane) is mapped in several. */
+    static final long MAP_BYTES = 1L << 30;
+
     /** Maps ranges (in any order) that together cover entries {@code 0 .. entries - 1} once each. */
     public static EntryPlane map(List<Range> ranges, long entries) throws IOException {
+        return map(ranges, entries, MAP_BYTES);
+    }
+
+    /** ... in buffers of at most {@code mapBytes} each. */
+    static EntryPlane map(List<Range> ranges, long entries, long mapBytes) throws IOException {
         List<Range> sorted = new ArrayList<>(ranges);
         sorted.sort(Comparator.comparingLong(Range::first));
-        long[] first = new long[sorted.size() + 1];
-        ByteBuffer[] parts = new ByteBuffer[sorted.size()];
+        List<Long> firsts = new ArrayList<>();
+        List<ByteBuffer> buffers = new ArrayList<>();
         long next = 0;
-        for (int k = 0; k < parts.length; k++) {
-            Range r = sorted.get(k);
+        for (Range r : sorted) {
             if (r.first() != next) throw new CorruptTableException(r.file() + " holds entries from " + r.first() + ", not from " + next + " as the parts before it end");
             long length = r.end() - r.first();
-            if (length <= 0 || length > Integer.MAX_VALUE) throw new CorruptTableException(r.file() + " holds " + length + " entries: a part holds 1 to 2^31 - 1");
+            if (length <= 0) throw new CorruptTableException(r.file() + " holds " + length + " entries");
             try (FileChannel channel = FileChannel.open(r.file(), StandardOpenOption.READ)) {
                 if (channel.size() < r.offset() + length) throw new CorruptTableException(r.file() + " ends before its " + length + " entries");
-                parts[k] = channel.map(FileChannel.MapMode.READ_ONLY, r.offset(), length);
+                for (long at = 0; at < length; at += mapBytes) {
+                    buffers.add(channel.map(FileChannel.MapMode.READ_ONLY, r.offset() + at, Math.min(mapBytes, length - at)));
+                    firsts.add(r.first() + at);
+                }
             }
-            first[k] = r.first();
             next = r.end();
         }
         if (next != entries) throw new CorruptTableException("the parts hold entries up to " + next + " of " + entries);
-        first[parts.length] = entries;
-        return new EntryPlane(entries, first, parts);
+        long[] first = new long[buffers.size() + 1];
+        for (int k = 0; k < buffers.size(); k++) first[k] = firsts.get(k);
+        first[buffers.size()] = entries;
+        return new EntryPlane(entries, first, buffers.toArray(new ByteBuffer[0]));
     }
 
     public long entries() { return entries; }

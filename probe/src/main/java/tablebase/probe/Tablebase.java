@@ -324,7 +324,7 @@ public final class Tablebase implements AutoCloseable {
     public long cacheUsed() { return cache.used(); }
 
     /** The table of a material: the last one used, else from the map (kept small, so that lookups inline it). */
-    private DtmTable table(Material material) {
+    DtmTable table(Material material) {
         DtmTable table = last;
         if (table != null && table.material() == material) return table;
         return find(material);
@@ -344,7 +344,7 @@ public final class Tablebase implements AutoCloseable {
     }
 
     /** The ply of a position (see {@link IndexedTable}), -1 for a draw; bare kings are a draw. */
-    private int ply(Position position) {
+    int ply(Position position) {
         if (position.material().size() == 2) {
             String illegal = position.illegalReason();
             if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
@@ -367,7 +367,7 @@ public final class Tablebase implements AutoCloseable {
     }
 
     /** The ply of a legal position from those of the positions its moves lead to ({@link PlyFold}); with no move, checkmate (0) or stalemate. */
-    private int plyFromMoves(Position position) {
+    int plyFromMoves(Position position) {
         List<Move> legal = position.legalMoves();
         if (legal.isEmpty()) return position.inCheck() ? 0 : -1;
         PlyFold fold = new PlyFold();

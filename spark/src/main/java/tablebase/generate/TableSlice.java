@@ -39,6 +39,11 @@ import tablebase.table.Successors;
  * un-moves, and its only un-move is the double push; the double push is then not an un-move of the entry without
  * the right. These entries are dropped by {@link #block}.
  *
+ * <p>Plies of any length: a result byte holds plies below {@link #bytePlies} (253 unless a test lowers it); an entry
+ * decided at a later ply gets the byte of ply {@code bytePlies} (it reads as decided, which is all a ply asks), and
+ * the entries each such ply decided are kept in a list of their own (a ply's frontier, kept), from which {@link
+ * #block} writes the exact plies. Long mates have few entries past 253 plies: the lists cost little.
+ *
  * <p>The kernels: {@link #init} sets the entries up; {@link #kingUnmoves} makes the un-moves of the kings from the
  * frontier, the only ones that can reach another partition (another king pair); {@link #next} makes the other
  * pieces' un-moves itself and takes the kings' from every partition.
@@ -66,9 +71,15 @@ final class TableSlice implements Serializable {
     private final int[] winStart, winEntries, lossStart, lossEntries;
     /** En-passant entry {@code 2 * (hi - lo) + k}: the entry without the right ({@code epBase[k]}, ascending), the pawn that moved two squares. */
     private final int[] epBase, epPawn;
+    /** The plies a result byte holds: 0 .. bytePlies - 1 as they are, later ones as {@code bytePlies} and listed. */
+    final int bytePlies;
+    /** The plies from {@link #bytePlies} on, and the table entries each decided: shared with the slice before, never changed. */
+    private int[] latePly;
+    private int[][] lateEntries;
 
     private TableSlice(long lo, long hi, byte[] result, byte[] remaining, int[] frontier, int frontierSize, int ply,
-                       int[] winStart, int[] winEntries, int[] lossStart, int[] lossEntries, int[] epBase, int[] epPawn) {
+                       int[] winStart, int[] winEntries, int[] lossStart, int[] lossEntries, int[] epBase, int[] epPawn,
+                       int bytePlies, int[] latePly, int[][] lateEntries) {
         this.lo = lo;
         this.hi = hi;
         this.result = result;
@@ -82,6 +93,9 @@ final class TableSlice implements Serializable {
         this.lossEntries = lossEntries;
         this.epBase = epBase;
         this.epPawn = epPawn;
+        this.bytePlies = bytePlies;
+        this.latePly = latePly;
+        this.lateEntries = lateEntries;
     }
 
     /** Writes the slice in a plain binary form ({@link #readFrom} reads it back), for the work folder. */
@@ -92,7 +106,12 @@ final class TableSlice implements Serializable {
         out.writeInt(result.length);
         out.write(result);
         out.write(remaining);
-        for (int[] ints : new int[][] {Arrays.copyOf(frontier, frontierSize), winStart, winEntries, lossStart, lossEntries, epBase, epPawn}) {
+        out.writeInt(bytePlies);
+        for (int[] ints : new int[][] {Arrays.copyOf(frontier, frontierSize), winStart, winEntries, lossStart, lossEntries, epBase, epPawn, latePly}) {
+            out.writeInt(ints.length);
+            for (int v : ints) out.writeInt(v);
+        }
+        for (int[] ints : lateEntries) {
             out.writeInt(ints.length);
             for (int v : ints) out.writeInt(v);
         }
@@ -104,13 +123,19 @@ final class TableSlice implements Serializable {
         byte[] result = new byte[in.readInt()], remaining = new byte[result.length];
         in.readFully(result);
         in.readFully(remaining);
-        int[][] ints = new int[7][];
-        for (int k = 0; k < ints.length; k++) {
-            ints[k] = new int[in.readInt()];
-            for (int j = 0; j < ints[k].length; j++) ints[k][j] = in.readInt();
-        }
+        int bytePlies = in.readInt();
+        int[][] ints = new int[8][];
+        for (int k = 0; k < ints.length; k++) ints[k] = readInts(in);
+        int[][] late = new int[ints[7].length][];
+        for (int k = 0; k < late.length; k++) late[k] = readInts(in);
         return new TableSlice(lo, hi, result, remaining, Arrays.copyOf(ints[0], Math.max(1024, ints[0].length)), ints[0].length, ply,
-                ints[1], ints[2], ints[3], ints[4], ints[5], ints[6]);
+                ints[1], ints[2], ints[3], ints[4], ints[5], ints[6], bytePlies, ints[7], late);
+    }
+
+    private static int[] readInts(DataInputStream in) throws IOException {
+        int[] ints = new int[in.readInt()];
+        for (int j = 0; j < ints.length; j++) ints[j] = in.readInt();
+        return ints;
     }
 
     /** The last ply at which a capture event decides something, or 0. */
@@ -125,7 +150,7 @@ final class TableSlice implements Serializable {
      * ply 0 (the first frontier), its captures and promotions looked up in the smaller tables, and an entry for
      * each en-passant right its position may carry.
      */
-    static TableSlice init(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi) {
+    static TableSlice init(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi, int bytePlies) {
         int n = (int) (hi - lo);
         Entries entries = new Entries(2 * n);
         int[] squares = new int[index.material().size()], moves = new int[256], captures = new int[2];
@@ -150,7 +175,7 @@ final class TableSlice implements Serializable {
                 }
             }
         }
-        return entries.slice(lo, hi);
+        return entries.slice(lo, hi, bytePlies);
     }
 
     private static boolean hasPawn(MoveGenerator gen, Color color) {
@@ -231,7 +256,7 @@ final class TableSlice implements Serializable {
             if (e < tableEntries) remaining[e] = (byte) value; else epRemaining[e - tableEntries] = (byte) value;
         }
 
-        TableSlice slice(long lo, long hi) {
+        TableSlice slice(long lo, long hi, int bytePlies) {
             int extra = enPassant.size();
             byte[] allResults = result, allRemaining = remaining;
             if (extra > 0) {
@@ -241,7 +266,7 @@ final class TableSlice implements Serializable {
                 System.arraycopy(epRemaining, 0, allRemaining, tableEntries, extra);
             }
             return new TableSlice(lo, hi, allResults, allRemaining, frontier, frontierSize, 0, wins.starts(), wins.entries(),
-                    losses.starts(), losses.entries(), enPassant.keys(), enPassant.values());
+                    losses.starts(), losses.entries(), enPassant.keys(), enPassant.values(), bytePlies, new int[0], new int[0][]);
         }
     }
 
@@ -340,7 +365,7 @@ final class TableSlice implements Serializable {
         if (ply != q - 1) throw new TableInvariantException(atAnotherPly(q - 1));
         // the result bytes change at every ply, the moves left only at even plies (losses): the rest is shared
         TableSlice next = new TableSlice(lo, hi, result.clone(), q % 2 == 0 ? remaining.clone() : remaining, frontier, frontierSize, ply,
-                winStart, winEntries, lossStart, lossEntries, epBase, epPawn);
+                winStart, winEntries, lossStart, lossEntries, epBase, epPawn, bytePlies, latePly, lateEntries);
         next.applyInPlace(q, index, gen, kingKeys);
         return next;
     }
@@ -375,7 +400,19 @@ final class TableSlice implements Serializable {
         int[] start = wins ? winStart : lossStart, entries = wins ? winEntries : lossEntries;
         if (q + 1 < start.length)
             for (int k = start[q]; k < start[q + 1]; k++) touch(q, entries[k], 1);
+        if (q >= bytePlies) keepLate(q, tableEntries);
         ply = q;
+    }
+
+    /** Lists the table entries ply {@code q} decided (its frontier), past what a result byte holds: new arrays, the old ones shared. */
+    private void keepLate(int q, int tableEntries) {
+        int[] decided = new int[frontierSize];
+        int n = 0;
+        for (int f = 0; f < frontierSize; f++) if (frontier[f] < tableEntries) decided[n++] = frontier[f];
+        latePly = Arrays.copyOf(latePly, latePly.length + 1);
+        latePly[latePly.length - 1] = q;
+        lateEntries = Arrays.copyOf(lateEntries, lateEntries.length + 1);
+        lateEntries[lateEntries.length - 1] = Arrays.copyOf(decided, n);
     }
 
     /** The un-move of en-passant entry {@code k}: its pawn back on its second rank, if the other side was not in check there. */
@@ -411,7 +448,7 @@ final class TableSlice implements Serializable {
      */
     TableSlice solveAlone(PositionIndex index, MoveGenerator gen) {
         TableSlice s = new TableSlice(lo, hi, result.clone(), remaining.clone(), frontier, frontierSize, ply,
-                winStart, winEntries, lossStart, lossEntries, epBase, epPawn);
+                winStart, winEntries, lossStart, lossEntries, epBase, epPawn, bytePlies, latePly, lateEntries);
         int[] toHere = new int[index.kingPairs()];
         int lastEvent = lastEventPly();
         while (s.frontierSize > 0 || s.ply < lastEvent) {
@@ -427,8 +464,21 @@ final class TableSlice implements Serializable {
         return "the slice from index " + lo + " is at ply " + ply + ", not " + wanted;
     }
 
-    /** The solved slice's results alone (its en-passant entries dropped): what the exports read. */
-    ResultBlock block() { return new ResultBlock(lo, Arrays.copyOf(result, (int) (2 * (hi - lo)))); }
+    /**
+     * The solved slice's results alone (its en-passant entries dropped), each listed late entry given its ply: what the
+     * exports read. The files hold plies up to {@link SolvedTable#MAX_PLY}: a later one stops the table here.
+     */
+    ResultBlock block() {
+        byte[] bytes = Arrays.copyOf(result, (int) (2 * (hi - lo)));
+        for (int c = 0; c < latePly.length; c++) {
+            int q = latePly[c];
+            if (q > SolvedTable.MAX_PLY && lateEntries[c].length > 0)
+                throw new TableInvariantException("an entry of the slice from index " + lo + " is decided at ply " + q
+                        + ": the table files hold plies up to " + SolvedTable.MAX_PLY);
+            for (int e : lateEntries[c]) bytes[e] = (byte) (q + 1);
+        }
+        return new ResultBlock(lo, bytes);
+    }
 
     /** An un-move reaching an entry: the same moves of its en-passant entries too. */
     private void reach(int q, long key) {
@@ -448,8 +498,7 @@ final class TableSlice implements Serializable {
             remaining[e] = (byte) left;
             if (left > 0) return;
         }
-        if (q > SolvedTable.MAX_PLY) throw new TableInvariantException("ply " + q + " does not fit a result byte");
-        result[e] = (byte) (q + 1);
+        result[e] = (byte) (Math.min(q, bytePlies) + 1);
         if (frontierSize == frontier.length) frontier = Arrays.copyOf(frontier, 2 * frontierSize);
         frontier[frontierSize++] = e;
     }

@@ -82,6 +82,12 @@ public final class TableSolver {
      */
     public static final String SAMPLE_LIVE_HEAP = "spark.tablebase.sampleLiveHeap";
 
+    /**
+     * The Spark property for the plies a result byte holds while solving (default and most {@link SolvedTable#MAX_PLY}):
+     * later plies are kept in lists beside the bytes ({@link TableSlice}). A test lowers it to solve long tables that way.
+     */
+    public static final String BYTE_PLIES = "spark.tablebase.bytePlies";
+
     /** The Spark property for the fewest entries a partition of a table gets. */
     public static final String ENTRIES_PER_PARTITION_SETTING = "spark.tablebase.entriesPerPartition";
 
@@ -166,10 +172,13 @@ public final class TableSolver {
             progress.note(String.format("%s: solved in one task, so --work saves none of its plies (it takes seconds; --conf %s=%d would split it)",
                     material.name(), ENTRIES_PER_PARTITION_SETTING, index.size()));
         ExecutorHeaps executorHeaps = new ExecutorHeaps(jsc);
+        int bytePlies = Integer.parseInt(setting(jsc, BYTE_PLIES, Integer.toString(SolvedTable.MAX_PLY)));
+        if (bytePlies < 1 || bytePlies > SolvedTable.MAX_PLY)
+            throw new IllegalArgumentException(BYTE_PLIES + " is " + bytePlies + "; a result byte holds 1 to " + SolvedTable.MAX_PLY + " plies");
         try (FailFast failFast = new FailFast(jsc.sc())) {
             label(material.name() + ": " + (resumeAt >= 0 ? "ply " + resumeAt + " read back" : "init"));
             JavaRDD<TableSlice> slices = checkpointed(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
-                    : jsc.parallelize(ids, partitions).map(p -> executorHeaps.after(TableSlice.init(index, gen, subs, starts[p], starts[p + 1]))));
+                    : jsc.parallelize(ids, partitions).map(p -> executorHeaps.after(TableSlice.init(index, gen, subs, starts[p], starts[p + 1], bytePlies))));
             if (resumeAt >= 0) progress.note(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
             long frontier = stopping(failFast, () -> frontier(slices));
             long decided = resumeAt >= 0 ? slices.map(TableSlice::decided).reduce(Long::sum) : frontier;
@@ -254,6 +263,7 @@ public final class TableSolver {
                                            FailFast failFast, ExecutorHeaps executorHeaps) throws IOException {
         ShuffleMeter meter = new ShuffleMeter(jsc.sc());
         int failOnceAt = Integer.parseInt(setting(jsc, FAIL_ONCE_AT_PLY, "-1"));
+        SaveClock saving = new SaveClock(System.nanoTime());
         try {
             int failures = 0;
             for (int q = Math.max(firstPly, 1); frontier > 0 || q <= lastEvent; q++) {
@@ -268,9 +278,11 @@ public final class TableSolver {
                         (own, kingKeys) -> List.of(executorHeaps.after(own.next().next(ply, index, gen, failOnce ? failingFirstAttempt(kingKeys) : kingKeys))).iterator()));
                 try {
                     frontier = frontier(next);
-                    if (work != null) {
+                    if (work != null && saving.due(System.nanoTime())) {
+                        long saveStart = System.nanoTime();
                         work.save(next, WorkFolder.TABLE_SLICES, q);
                         work.finish(q, Map.of("endgame", material.name(), "ply", q));
+                        saving.saved(saveStart, System.nanoTime());
                     }
                     failures = 0;
                 } catch (Exception e) { // SparkException, checked, comes through Scala undeclared
@@ -302,6 +314,28 @@ public final class TableSolver {
             return slices;
         } finally {
             meter.close();
+        }
+    }
+
+    /**
+     * When a ply's slices are saved to the work folder: the first ply, then any ply once the solving since the last
+     * save took at least {@link #SOLVE_PER_SAVE} times what that save took. A table whose saves are quick (up to 5
+     * pieces: tens of MB) saves every ply; a 6-piece table's (gigabytes) every few minutes, so that saving costs at
+     * most a tenth of the run and a crash costs at most ten saves' time of plies.
+     */
+    static final class SaveClock {
+        static final double SOLVE_PER_SAVE = 10;
+        private long lastEnd, lastTook;
+        private boolean first = true;
+
+        SaveClock(long now) { lastEnd = now; }
+
+        boolean due(long now) { return first || now - lastEnd >= SOLVE_PER_SAVE * lastTook; }
+
+        void saved(long start, long end) {
+            first = false;
+            lastTook = end - start;
+            lastEnd = end;
         }
     }
 

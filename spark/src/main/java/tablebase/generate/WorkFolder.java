@@ -24,11 +24,11 @@ import tablebase.probe.Json;
 
 /**
  * A table's solving state on a filesystem every executor and the driver can reach (a local folder on one machine,
- * HDFS, S3, NFS on a cluster): after each ply, one LZ4-compressed file per partition under
- * {@code level-NNNN/}, then {@code level-NNNN/_DONE.json} with the ply's figures. A level
- * without its {@code _DONE.json} is unfinished and ignored.
+ * HDFS, S3, NFS on a cluster): after a ply (every ply when saving is quick, see {@link TableSolver.SaveClock}), one
+ * LZ4-compressed file per partition under {@code level-NNNN/}, then {@code level-NNNN/_DONE.json} with the ply's
+ * figures. A level without its {@code _DONE.json} is unfinished and ignored.
  *
- * <p>Two failures cost at most one ply: a lost executor (the slices are read back from these files)
+ * <p>Two failures cost the plies since the last save: a lost executor (the slices are read back from these files)
  * and a lost driver (rerunning the same command continues from the last level finished). {@code job.json}
  * names the endgame and partition count, so a folder is never resumed by another table or split.
  */
@@ -111,7 +111,7 @@ public final class WorkFolder implements Serializable {
         });
     }
 
-    /** Marks level {@code level} finished with the figures so far, and drops the level before. */
+    /** Marks level {@code level} finished with the figures so far, and drops the levels before (plies are saved when due, not each one). */
     void finish(int level, Map<String, Object> figures) throws IOException {
         FileSystem fs = fs();
         Path aside = new Path(level(level), "_DONE.json.writing");
@@ -119,7 +119,8 @@ public final class WorkFolder implements Serializable {
             out.write(Json.text(figures).getBytes(StandardCharsets.UTF_8));
         }
         if (!fs.rename(aside, new Path(level(level), "_DONE.json"))) throw new IOException("cannot finish level " + level);
-        if (level > 0) fs.delete(level(level - 1), true);
+        for (FileStatus s : fs.listStatus(new Path(root), p -> p.getName().startsWith("level-")))
+            if (levelOf(s) < level) fs.delete(s.getPath(), true);
     }
 
     /** The states of a finished level, partition i read from file i. */

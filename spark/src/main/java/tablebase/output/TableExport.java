@@ -87,7 +87,9 @@ public final class TableExport {
         try {
             jsc.setJobDescription(material.name() + ": Parquet rows");
             spark.createDataFrame(bestMoves.flatMap(b -> PositionRows.of(index, b.lo(), b.results(), b.moves())), PositionRows.schema())
-                    .write().option("compression", "zstd").option("parquet.writer.version", "v2").parquet(new Path(staging, PARQUET).toString());
+                    .write().option("compression", "zstd").option("parquet.writer.version", "v2")
+                    .option("parquet.enable.dictionary#key", "false") // a small table's keys all fit a dictionary: 8 bytes each, where deltas take bits
+                    .parquet(new Path(staging, PARQUET).toString());
             List<Map<String, Object>> parquetFiles = hashParquet(jsc, new Path(staging, PARQUET), smaller);
             jsc.setJobDescription(material.name() + ": packed files");
             List<PartFiles> partFiles = slices.length == starts.length

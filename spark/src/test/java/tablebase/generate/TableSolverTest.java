@@ -160,6 +160,23 @@ class TableSolverTest {
     }
 
     @Test
+    void aResultByteOfThirtyOnePliesGivesKqkrsSixtyNinePlyTableByteIdentical() throws Exception {
+        Material kqkr = Material.parse("KQKR");
+        byte[] whole = solve(kqkr, 3).get(kqkr).results();
+        org.apache.spark.sql.RuntimeConfig conf = SparkTestSession.session().conf();
+        conf.set(TableSolver.BYTE_PLIES, "31");
+        try {
+            SolvedResults split = solve(new TableSolver(SparkTestSession.context(), 3, 1, System.out::println), kqkr, null);
+            assertEquals(35, split.longestWin(Color.WHITE), "published: KQKR's longest win is 35 moves, 69 plies, past the 31 a byte holds here");
+            assertTrue(java.util.Arrays.equals(whole, split.results()), "KQKR over 3 partitions with 31 plies a byte");
+            SolvedResults alone = solve(new TableSolver(SparkTestSession.context(), 3, System.out::println), kqkr, null);
+            assertTrue(java.util.Arrays.equals(whole, alone.results()), "KQKR in one task with 31 plies a byte");
+        } finally {
+            conf.unset(TableSolver.BYTE_PLIES);
+        }
+    }
+
+    @Test
     void aWorkFolderResumesFromItsLastSavedPlyAndRefusesAnotherSplit(@TempDir java.nio.file.Path dir) throws Exception {
         Material krk = Material.parse("KRK");
         // on a file system that only the run's Hadoop settings name, as s3a:// with its credentials would be

@@ -1,0 +1,60 @@
+package tablebase.probe;
+
+import java.util.List;
+import java.util.SplittableRandom;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.chess.Move;
+import tablebase.chess.Position;
+import tablebase.chess.PositionIndex;
+
+/**
+ * A table checked against the rules of chess on a random sample of its positions, for a table too big to check
+ * whole (the tests check every position of the small ones): each sampled position's value in the packed table equal
+ * to what its moves imply (the positions they lead to looked up in the same table, or through a capture or a
+ * promotion in a smaller one), its stored best move leading to the ply before, and the compressed table (stored side
+ * read, the other side searched) answering the same.
+ */
+public final class SampleCheck {
+    /** What a check found: the positions checked, how many disagreed and the first that did (null when none). */
+    public record Report(Material material, long checked, long mismatches, String firstMismatch) {}
+
+    private SampleCheck() {}
+
+    /**
+     * Checks {@code positions} canonical legal positions of {@code material}, drawn uniformly from its index and both
+     * sides to move with {@code seed}: {@code packed} reads the packed files, {@code compressed} the compressed ones.
+     */
+    public static Report run(Tablebase packed, Tablebase compressed, Material material, long positions, long seed) {
+        PositionIndex index = packed.table(material).index();
+        SplittableRandom random = new SplittableRandom(seed);
+        long checked = 0, mismatches = 0;
+        String first = null;
+        while (checked < positions) {
+            long i = random.nextLong(index.size());
+            Color side = random.nextBoolean() ? Color.WHITE : Color.BLACK;
+            Position p = index.position(i, side);
+            if (p == null || index.index(p) != i || !p.isLegal()) continue;
+            checked++;
+            String wrong = check(packed, compressed, p);
+            if (wrong != null && mismatches++ == 0) first = p + ": " + wrong;
+        }
+        return new Report(material, checked, mismatches, first);
+    }
+
+    /** What is wrong with the tables at one legal position, or null. */
+    public static String check(Tablebase packed, Tablebase compressed, Position p) {
+        int ply = packed.ply(p), implied = packed.plyFromMoves(p);
+        if (ply != implied) return "the table gives ply " + ply + ", its moves imply " + implied;
+        if (ply > 0) {
+            List<Move> legal = p.legalMoves();
+            Move best = packed.table(p.material()).move(p, legal);
+            if (best == null) return "no best move stored at ply " + ply;
+            int after = packed.ply(p.play(best));
+            if (after != ply - 1) return "the stored move " + best.uci() + " leads to ply " + after + ", not " + (ply - 1);
+        }
+        int read = compressed.ply(p);
+        if (read != ply) return "the compressed table gives ply " + read + ", the packed one " + ply;
+        return null;
+    }
+}

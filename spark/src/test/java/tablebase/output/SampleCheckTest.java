@@ -1,0 +1,77 @@
+package tablebase.output;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tablebase.GeneratedTables;
+import tablebase.chess.Color;
+import tablebase.chess.Material;
+import tablebase.chess.Position;
+import tablebase.chess.PositionIndex;
+import tablebase.probe.BlockCache;
+import tablebase.probe.SampleCheck;
+import tablebase.probe.Tablebase;
+
+/**
+ * {@code jobs/verify --sample}: random positions of KPKP and its smaller tables (pawns, promotions, en passant)
+ * against their moves find nothing wrong; one result byte changed in a copy of the packed file is found.
+ */
+class SampleCheckTest {
+    @Test
+    void sampledPositionsAgreeWithTheirMovesAndOneChangedByteIsFound(@TempDir Path dir) throws Exception {
+        Path kpkp = GeneratedTables.folder("KPKP");
+        Path root = kpkp.getParent();
+        try (Tablebase packed = open(root, Tablebase.Source.PACKED); Tablebase compressed = open(root, Tablebase.Source.COMPRESSED_FIRST)) {
+            for (Material m : List.of(Material.parse("KPKP"), Material.parse("KQKP"), Material.parse("KPK"))) {
+                SampleCheck.Report r = SampleCheck.run(packed, compressed, m, 20_000, 7);
+                assertEquals(20_000, r.checked(), m.name());
+                assertEquals(0, r.mismatches(), m.name() + ": " + r.firstMismatch());
+            }
+        }
+
+        // a copy of the tables, with one won KPKP position's result byte made a ply longer in the packed file
+        Path copy = dir.resolve("tables");
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path f : files.filter(f -> !f.toString().contains("parquet")).toList()) {
+                Path to = copy.resolve(root.relativize(f).toString());
+                if (Files.isDirectory(f)) Files.createDirectories(to); else Files.copy(f, to);
+            }
+        }
+        Material material = Material.parse("KPKP");
+        PositionIndex index = new PositionIndex(material);
+        Path part = copy.resolve("kpkp").resolve("kpkp.tbl");
+        byte[] bytes = Files.readAllBytes(part);
+        Position won = null;
+        long entry = -1;
+        for (long i = 0; won == null; i++) {
+            Position p = index.position(i, Color.WHITE);
+            int result = bytes[(int) (64 + 2 * i)] & 0xFF;
+            if (p != null && index.index(p) == i && p.isLegal() && result % 2 == 0 && result > 2 && result < 250) {
+                won = p;
+                entry = 2 * i;
+            }
+        }
+        try (Tablebase packed = open(copy, Tablebase.Source.PACKED); Tablebase compressed = open(copy, Tablebase.Source.COMPRESSED_FIRST)) {
+            assertNull(SampleCheck.check(packed, compressed, won));
+        }
+        bytes[(int) (64 + entry)] += 2;
+        Files.write(part, bytes);
+        try (Tablebase packed = open(copy, Tablebase.Source.PACKED); Tablebase compressed = open(copy, Tablebase.Source.COMPRESSED_FIRST)) {
+            String wrong = SampleCheck.check(packed, compressed, won);
+            assertNotNull(wrong);
+            assertTrue(wrong.contains("its moves imply"), wrong);
+        }
+    }
+
+    private static Tablebase open(Path folder, Tablebase.Source source) throws Exception {
+        return Tablebase.open(List.of(folder), Tablebase.Check.HEADERS, BlockCache.defaultBytes(), source);
+    }
+}
