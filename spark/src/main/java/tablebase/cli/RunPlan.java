@@ -18,6 +18,11 @@ record RunPlan(List<Step> steps) {
      * (2.05 million), KQQKQ's 119,218,176 in 45.5 s (1.31 million).
      */
     static final double SOLVED_PER_CORE_SECOND = 1_500_000;
+    /**
+     * The same for 6-piece tables, slower per entry (more moves, 139 plies, captures into 5-piece tables):
+     * KRRRKQ's 2,463,842,304 entries solved in 2,835 s and written in 689 s on 2 cores.
+     */
+    static final double ENTRIES_PER_CORE_SECOND_6 = 350_000, SOLVED_PER_CORE_SECOND_6 = 434_000;
     /** What a table costs besides its entries: Spark's jobs, the writes' start (KQK: about 2 s). */
     static final double SECONDS_PER_TABLE = 2;
     /**
@@ -35,10 +40,12 @@ record RunPlan(List<Step> steps) {
         long entries() { return 2 * indexes; }
 
         /** The time to solve and write it, by the measured rate. */
-        double seconds(int cores) { return SECONDS_PER_TABLE + entries() / (ENTRIES_PER_CORE_SECOND * cores); }
+        double seconds(int cores) {
+            return SECONDS_PER_TABLE + entries() / ((material.size() > 5 ? ENTRIES_PER_CORE_SECOND_6 : ENTRIES_PER_CORE_SECOND) * cores);
+        }
 
         /** The time to solve it, by the measured rate. */
-        double solveSeconds(int cores) { return entries() / (SOLVED_PER_CORE_SECOND * cores); }
+        double solveSeconds(int cores) { return entries() / ((material.size() > 5 ? SOLVED_PER_CORE_SECOND_6 : SOLVED_PER_CORE_SECOND) * cores); }
     }
 
     static RunPlan of(List<Material> order, Predicate<Material> present, Material asked) {

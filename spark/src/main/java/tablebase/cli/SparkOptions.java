@@ -20,6 +20,9 @@ final class SparkOptions {
         }
         if (args.has("--master")) conf.setMaster(checkedMaster(args.get("--master", null)));
         conf.setIfMissing("spark.master", "local[*]");
+        // locally the driver's heap is sized for the slices of two plies (the plan's bytes an index): with Spark's
+        // default 60 % for storage a 6-piece table's slices went to disk and back every ply (KRRRKQ: 6.7 GB a ply)
+        if (conf.get("spark.master").startsWith("local")) conf.setIfMissing("spark.memory.fraction", "0.8");
         return conf;
     }
 
