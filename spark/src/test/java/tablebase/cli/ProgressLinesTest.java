@@ -81,4 +81,16 @@ class ProgressLinesTest {
         plies(progress, KRKN, 1, Math.ceil(solve + 10)); // past the estimate
         assertTrue(said().get(0).endsWith("longer than the " + RunPlan.duration(solve) + " estimated"));
     }
+
+    @Test
+    void theSmallerTablesPaceSaysNothingOfASixPieceTableWhichHasARateOfItsOwn() {
+        Material krrrkq = Material.parse("KRRRKQ");
+        RunPlan plan = RunPlan.of(List.of(KRK, krrrkq), m -> false, krrrkq);
+        double big = plan.steps().get(1).seconds(2);
+        ProgressLines progress = new ProgressLines(plan, 2, false, new PrintStream(printed, true, StandardCharsets.UTF_8), () -> now);
+        progress.startTable(KRK);
+        progress.solved(30 * plan.steps().get(0).solveSeconds(2) + 10); // a KRK far slower than planned
+        progress.startTable(krrrkq);
+        assertTrue(said().get(1).endsWith("about " + RunPlan.duration(big) + " left in the run"), "the 6-piece plan's own rate");
+    }
 }
