@@ -20,9 +20,9 @@ record RunPlan(List<Step> steps) {
     static final double SOLVED_PER_CORE_SECOND = 1_500_000;
     /**
      * The same for 6-piece tables, slower per entry (more moves, 139 plies, captures into 5-piece tables):
-     * KRRRKQ's 2,463,842,304 entries solved in 2,835 s and written in 689 s on 2 cores.
+     * KRRRKQ's 2,463,842,304 entries solved in 1,358.5 s and written in 731.0 s on 2 cores.
      */
-    static final double ENTRIES_PER_CORE_SECOND_6 = 350_000, SOLVED_PER_CORE_SECOND_6 = 434_000;
+    static final double ENTRIES_PER_CORE_SECOND_6 = 590_000, SOLVED_PER_CORE_SECOND_6 = 907_000;
     /** What a table costs besides its entries: Spark's jobs, the writes' start (KQK: about 2 s). */
     static final double SECONDS_PER_TABLE = 2;
     /**
