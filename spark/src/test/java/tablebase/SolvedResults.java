@@ -16,23 +16,25 @@ import tablebase.table.TableFigures;
 import tablebase.table.TableFiles;
 
 /**
- * A small solved table's result bytes gathered on the test's driver ({@code 2 * index + side}), which the engine
- * never does: what the tests compare with brute force, successors and each other.
+ * A small solved table's results gathered on the test's driver ({@code 2 * index + side}: {@link SolvedTable#NONE},
+ * {@link SolvedTable#DRAW} or ply + 1, late plies read), which the engine never does: what the tests compare with brute
+ * force, successors and each other.
  */
-public record SolvedResults(Material material, byte[] results, TableFigures figures) {
+public record SolvedResults(Material material, int[] results, TableFigures figures) {
     /** Gathers a solved table's blocks; the table stays as it was (the caller releases it). */
     public static SolvedResults of(SolvedTable table) {
         List<ResultBlock> blocks = table.blocks().collect();
-        byte[] results = new byte[Math.toIntExact(2 * table.index().size())];
-        for (ResultBlock b : blocks) System.arraycopy(b.results(), 0, results, Math.toIntExact(2 * b.lo()), b.results().length);
+        int[] results = new int[Math.toIntExact(2 * table.index().size())];
+        for (ResultBlock b : blocks)
+            for (int k = 0; k < b.results().length; k++) results[Math.toIntExact(2 * b.lo() + k)] = b.late().result(2 * b.lo() + k, b.results()[k] & 0xFF);
         return new SolvedResults(table.material(), results, table.figures());
     }
 
-    /** The result plane of a table generate wrote. */
+    /** The results of a table generate wrote, as its packed files give them. */
     public static SolvedResults read(Path folder, Material material) throws IOException {
         IndexedTable table = tablebase.probe.IndexedTable.open(partFiles(folder, material));
-        byte[] results = new byte[Math.toIntExact(2 * table.index().size())];
-        for (int e = 0; e < results.length; e++) results[e] = (byte) table.result(e);
+        int[] results = new int[Math.toIntExact(2 * table.index().size())];
+        for (int e = 0; e < results.length; e++) results[e] = table.result(e);
         return new SolvedResults(material, results, null);
     }
 
@@ -47,17 +49,14 @@ public record SolvedResults(Material material, byte[] results, TableFigures figu
 
     /** The ply of an entry: even the side to move is lost, odd it wins; -1 a draw, -2 no canonical legal position. */
     public int ply(long index, int side) {
-        int r = results[(int) (2 * index + side)] & 0xFF;
+        int r = results[(int) (2 * index + side)];
         return r == SolvedTable.NONE ? -2 : r == SolvedTable.DRAW ? -1 : r - 1;
     }
 
-    /** Entries per side (0 White, 1 Black) and ply; the draws in slot {@code MAX_PLY + 1}. */
+    /** Entries per side (0 White, 1 Black) and result, as {@link TableFigures#entries} counts them: the draws in slot 0, ply q in slot q + 1. */
     public long[][] plyCounts() {
-        long[][] counts = new long[2][SolvedTable.MAX_PLY + 2];
-        for (int k = 0; k < results.length; k++) {
-            int r = results[k] & 0xFF;
-            if (r != SolvedTable.NONE) counts[k & 1][r == SolvedTable.DRAW ? SolvedTable.MAX_PLY + 1 : r - 1]++;
-        }
+        long[][] counts = new long[2][Math.max(SolvedTable.MAX_PLY + 2, Arrays.stream(results).max().orElse(0) + 1)];
+        for (int k = 0; k < results.length; k++) if (results[k] != SolvedTable.NONE) counts[k & 1][results[k]]++;
         return counts;
     }
 
@@ -72,10 +71,14 @@ public record SolvedResults(Material material, byte[] results, TableFigures figu
         Files.createDirectories(folder);
         PositionIndex index = index();
         String name = IndexedTable.partName(material, 0, 1);
-        byte[] noMoves = new byte[results.length];
+        byte[] bytes = new byte[results.length], noMoves = new byte[results.length];
+        for (int e = 0; e < bytes.length; e++) {
+            if (results[e] > SolvedTable.MAX_PLY + 1) throw new IllegalArgumentException("a test table past " + SolvedTable.MAX_PLY + " plies");
+            bytes[e] = (byte) results[e];
+        }
         Arrays.fill(noMoves, (byte) IndexedTable.NO_MOVE);
         try (OutputStream out = Files.newOutputStream(folder.resolve(name))) {
-            IndexedTable.writePart(index, 0, index.size(), results, noMoves, out);
+            IndexedTable.writePart(index, 0, index.size(), bytes, noMoves, tablebase.probe.LatePlies.NONE, out);
         }
         return new TableFiles(material, folder.toUri().toString(), List.of(name));
     }

@@ -52,6 +52,8 @@ import tablebase.chess.PositionIndex;
  *                     compressed bytes from the file's start, int32 their length, int32 CRC-32 of the B bytes (fewer
  *                     in the last block) it decompresses to
  *  64+16M           the blocks, raw LZMA streams with no end marker
+ *                   only in a table with plies past 253: the part's {@link LatePlies} of the stored side, the
+ *                     entries whose byte 254 stands for a later ply, with their plies
  * </pre>
  * Byte k of block j is the result byte (as in the packed table: 0 draw, else ply + 1) of index lo + j * B + k with the
  * stored side to move. An index with no canonical legal position holds the byte before it in its block (0 at a
@@ -69,12 +71,14 @@ public final class CompressedTable implements DtmTable {
 
     /** One part file: its index range, block table and the slots of its decompressed blocks. */
     private record Part(Path file, FileChannel channel, long lo, long hi, long[] offsets, int[] lengths, int[] crcs,
-                        AtomicReferenceArray<byte[]> blocks) {}
+                        AtomicReferenceArray<byte[]> blocks, LatePlies late) {}
 
     private final PositionIndex index;
     private final Material material;
     private final Color stored;
+    private final int storedSide;
     private final Part[] parts;
+    private final LatePlies late;
     private final long[] los;
     private final int blockEntries;
     private final byte properties;
@@ -88,7 +92,9 @@ public final class CompressedTable implements DtmTable {
         this.index = index;
         this.material = index.material();
         this.stored = stored;
+        this.storedSide = stored.ordinal();
         this.parts = parts;
+        this.late = LatePlies.union(Arrays.stream(parts).map(Part::late).toList());
         this.los = Arrays.stream(parts).mapToLong(Part::lo).toArray();
         this.blockEntries = blockEntries;
         this.properties = properties;
@@ -151,9 +157,9 @@ public final class CompressedTable implements DtmTable {
 
     /**
      * Writes the part holding indexes {@code lo .. hi - 1} from its result bytes {@code results} (the packed part's
-     * plane: entry {@code 2 * (index - lo) + side}) and returns the bytes written.
+     * plane: entry {@code 2 * (index - lo) + side}) and the table's {@code late} plies, and returns the bytes written.
      */
-    public static long write(PositionIndex index, long lo, long hi, byte[] results, OutputStream out) throws IOException {
+    public static long write(PositionIndex index, long lo, long hi, byte[] results, LatePlies late, OutputStream out) throws IOException {
         if (results.length != 2 * (hi - lo)) throw new IllegalArgumentException(results.length + " results for " + 2 * (hi - lo) + " entries");
         int side = storedSide(index.material()).ordinal();
         LZMA2Options options = options();
@@ -175,7 +181,9 @@ public final class CompressedTable implements DtmTable {
         head.putInt(60, headerCrc(head.array()));
         out.write(head.array());
         data.writeTo(out);
-        return head.capacity() + (long) data.size();
+        LatePlies stored = late.within(2 * lo, 2 * hi).side(side);
+        stored.writeTo(out);
+        return head.capacity() + (long) data.size() + stored.bytes();
     }
 
     /** The CRC-32 of a header and block table, bytes 60 .. 63 (where it is stored) left out. */
@@ -190,9 +198,9 @@ public final class CompressedTable implements DtmTable {
     static int blockBytes(byte[] results, int side, long first, int n, byte[] block) {
         int previous = 0;
         for (int k = 0; k < n; k++) {
-            int result = results[(int) (2 * (first + k)) + side] & 0xFF;
-            if (result == IndexedTable.NONE) result = previous;
-            block[k] = (byte) result;
+            byte result = results[(int) (2 * (first + k)) + side];
+            if (result == (byte) IndexedTable.NONE) result = (byte) previous;
+            block[k] = result;
             previous = result;
         }
         return n;
@@ -247,8 +255,11 @@ public final class CompressedTable implements DtmTable {
                         if (offsets[j] != end || lengths[j] <= 0) throw new CorruptTableException(file + ": block " + j + " is not where the one before it ends");
                         end += lengths[j];
                     }
-                    if (channel.size() != end) throw new CorruptTableException(file + " has " + channel.size() + " bytes; its block table says " + end);
-                    parts.add(new Part(file, channel, lo, hi, offsets, lengths, crcs, new AtomicReferenceArray<>(blocks)));
+                    if (channel.size() < end) throw new CorruptTableException(file + " has " + channel.size() + " bytes; its block table says " + end);
+                    LatePlies late = LatePlies.read(channel, end, file, 2 * lo, 2 * hi);
+                    for (int k = 0; k < late.size(); k++)
+                        if ((late.entry(k) & 1) != s) throw new CorruptTableException(file + " lists a late ply of the side it does not store");
+                    parts.add(new Part(file, channel, lo, hi, offsets, lengths, crcs, new AtomicReferenceArray<>(blocks), late));
                 } catch (IOException | RuntimeException e) {
                     channel.close();
                     throw e;
@@ -335,14 +346,14 @@ public final class CompressedTable implements DtmTable {
         return ((captured + 1) * (material.size() + 1) + promoted + 1) * (PieceType.PROMOTIONS.length + 1) + promotion;
     }
 
-    /** The stored side's result byte of an index (a don't-care byte where the index has no canonical legal position). */
+    /** The stored side's result of an index, as {@link ResultPlane#result} (don't-care where the index has no canonical legal position). */
     public int result(long i) {
         Part part = parts[parts.length == 1 ? 0 : part(i)];
         long at = i - part.lo();
         int block = (int) (at / blockEntries);
         byte[] bytes = part.blocks().get(block);
         if (bytes == null) bytes = load(part, block);
-        return bytes[(int) (at - (long) block * blockEntries)] & 0xFF;
+        return late.result(2 * i + storedSide, bytes[(int) (at - (long) block * blockEntries)] & 0xFF);
     }
 
     @Override public Move move(Position p, List<Move> legal) { return null; }

@@ -38,6 +38,8 @@ import tablebase.chess.Square;
  *  64+2n  2n bytes  best moves, same order: 255 none, else the move's rank among the legal moves of the
  *                     canonical position, sorted by from-square, then to-square (a1 = 0 .. h8 = 63), then
  *                     promotion (queen, rook, bishop, knight)
+ *  64+4n            only in a table with plies past 253: the part's {@link LatePlies}, the entries whose result
+ *                     byte 254 stands for a later ply, with their plies
  * </pre>
  * The parts of a table follow from its size and the entries per file the generator was given
  * ({@link #partStarts}), never from how many Spark partitions solved it: the same table is the same files.
@@ -48,8 +50,8 @@ import tablebase.chess.Square;
  */
 public final class IndexedTable implements DtmTable {
     static final byte[] MAGIC = "TBINDEX3".getBytes(StandardCharsets.US_ASCII);
-    /** Result bytes: a draw, and no canonical legal position. */
-    public static final int DRAW = 0, NONE = 255;
+    /** Results: a draw, and no canonical legal position (the byte 255). */
+    public static final int DRAW = 0, NONE = -1;
     /** The move byte of no stored move. */
     public static final int NO_MOVE = 255;
     static final int HEADER = 64;
@@ -58,16 +60,17 @@ public final class IndexedTable implements DtmTable {
 
     private final PositionIndex index;
     private final Material material;
-    private final EntryPlane results, moves;
+    private final ResultPlane results;
+    private final EntryPlane moves;
 
-    private IndexedTable(PositionIndex index, EntryPlane results, EntryPlane moves) {
+    private IndexedTable(PositionIndex index, ResultPlane results, EntryPlane moves) {
         this.index = index;
         this.material = index.material();
         this.results = results;
         this.moves = moves;
     }
 
-    /** The size of a part file holding indexes {@code lo .. hi - 1}: the header and four bytes per index. */
+    /** The size of a part file holding indexes {@code lo .. hi - 1}: the header and four bytes per index (then its late plies, if any). */
     public static long partSize(long lo, long hi) { return HEADER + 4 * (hi - lo); }
 
     /**
@@ -94,9 +97,9 @@ public final class IndexedTable implements DtmTable {
     }
 
     /** What a part file's header says. */
-    public record Part(Path file, Material material, long indexSize, long lo, long hi) {}
+    public record Part(Path file, Material material, long indexSize, long lo, long hi, LatePlies late) {}
 
-    /** Reads and checks a part file's header and size. */
+    /** Reads and checks a part file's header, size and late plies. */
     public static Part readPart(Path file) throws IOException {
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
@@ -104,10 +107,12 @@ public final class IndexedTable implements DtmTable {
             header.flip();
             if (header.remaining() < HEADER) throw new CorruptTableException(file + " is too short to be a packed table");
             Part part = readRange(header, file, MAGIC, "packed table (no TBINDEX3 header; a table of an older format is generated again)");
-            if (channel.size() != partSize(part.lo(), part.hi()))
+            long planes = partSize(part.lo(), part.hi());
+            if (channel.size() < planes)
                 throw new CorruptTableException(file + " has " + channel.size() + " bytes; this part of a " + part.material().name() + " table has "
-                        + partSize(part.lo(), part.hi()));
-            return part;
+                        + planes + " and its late plies");
+            return new Part(file, part.material(), part.indexSize(), part.lo(), part.hi(),
+                    LatePlies.read(channel, planes, file, 2 * part.lo(), 2 * part.hi()));
         }
     }
 
@@ -131,7 +136,7 @@ public final class IndexedTable implements DtmTable {
         long size = header.getLong(), lo = header.getLong(), hi = header.getLong();
         if (size != index.size() || lo < 0 || hi <= lo || hi > size || lo % index.restSize() != 0 || hi % index.restSize() != 0)
             throw new CorruptTableException(file + " holds indexes " + lo + " to " + hi + " of " + size + ": not a part of the " + material.name() + " table");
-        return new Part(file, material, size, lo, hi);
+        return new Part(file, material, size, lo, hi, LatePlies.NONE);
     }
 
     /** Puts the 48 bytes {@link #readRange} reads: {@code magic}, the material, the index size and {@code lo}, {@code hi}. */
@@ -146,6 +151,7 @@ public final class IndexedTable implements DtmTable {
     public static IndexedTable open(List<Path> files) throws IOException {
         if (files.isEmpty()) throw new IllegalArgumentException("a table has at least one part file");
         List<EntryPlane.Range> resultRanges = new ArrayList<>(), moveRanges = new ArrayList<>();
+        List<LatePlies> late = new ArrayList<>();
         Material material = null;
         for (Path file : files) {
             Part part = readPart(file);
@@ -155,9 +161,11 @@ public final class IndexedTable implements DtmTable {
             long n = 2 * (part.hi() - part.lo());
             resultRanges.add(new EntryPlane.Range(file, HEADER, 2 * part.lo(), 2 * part.hi()));
             moveRanges.add(new EntryPlane.Range(file, HEADER + n, 2 * part.lo(), 2 * part.hi()));
+            late.add(part.late());
         }
         PositionIndex index = new PositionIndex(material);
-        return new IndexedTable(index, EntryPlane.map(resultRanges, 2 * index.size()), EntryPlane.map(moveRanges, 2 * index.size()));
+        return new IndexedTable(index, new ResultPlane(EntryPlane.map(resultRanges, 2 * index.size()), LatePlies.union(late)),
+                EntryPlane.map(moveRanges, 2 * index.size()));
     }
 
     public static IndexedTable open(Path file) throws IOException { return open(List.of(file)); }
@@ -173,8 +181,8 @@ public final class IndexedTable implements DtmTable {
     @Override public void close() {}
 
 
-    /** The result byte of entry {@code 2 * index + side} (see the format): what the generator reads of a smaller table. */
-    public int result(long entry) { return results.get(entry); }
+    /** The result of entry {@code 2 * index + side} ({@link ResultPlane#result}): what the generator reads of a smaller table. */
+    public int result(long entry) { return results.result(entry); }
 
     /**
      * The ply of a position of this material (see the format), or -1 for a draw. Only a position without an entry
@@ -191,7 +199,7 @@ public final class IndexedTable implements DtmTable {
 
     /** {@link #ply}'s read of the result plane at {@code entry}, the entry of {@code p}. */
     @Override public int plyAt(long entry, Position p) {
-        int result = results.get(entry);
+        int result = results.result(entry);
         if (result == NONE) throw refusal(p);
         return result - 1; // DRAW is 0
     }
@@ -237,9 +245,9 @@ public final class IndexedTable implements DtmTable {
 
     /**
      * Writes the part of a table holding indexes {@code lo .. hi - 1}: its header, then {@code results} and
-     * {@code moves}, the part's {@code 2 * (hi - lo)} result and move bytes.
+     * {@code moves}, the part's {@code 2 * (hi - lo)} result and move bytes, then its {@code late} plies.
      */
-    public static void writePart(PositionIndex index, long lo, long hi, byte[] results, byte[] moves, OutputStream out) throws IOException {
+    public static void writePart(PositionIndex index, long lo, long hi, byte[] results, byte[] moves, LatePlies late, OutputStream out) throws IOException {
         if (results.length != 2 * (hi - lo) || moves.length != results.length)
             throw new IllegalArgumentException(results.length + " results and " + moves.length + " moves for " + 2 * (hi - lo) + " entries");
         ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
@@ -247,6 +255,7 @@ public final class IndexedTable implements DtmTable {
         out.write(header.array());
         out.write(results);
         out.write(moves);
+        late.within(2 * lo, 2 * hi).writeTo(out);
     }
 
     private static int side(Position p) { return p.sideToMove().ordinal(); } // WHITE 0, BLACK 1

@@ -46,15 +46,10 @@ public final class Tablebase implements AutoCloseable {
      */
     public enum Source { COMPRESSED_FIRST, PACKED }
 
-    /** By result byte (ply + 1, 0 a draw): the signed DTM and the win / draw / loss, looked up rather than branched on. */
-    private static final int[] SIGNED_DTM = new int[256], WDL = new int[256];
+    /** Signed DTM in moves of a ply (-1 a draw: 0): positive the side to move mates, negative it is mated. */
+    private static int signedDtm(int ply) { return ply < 0 ? 0 : ply % 2 == 1 ? (ply + 1) / 2 : -(ply / 2); }
 
-    static {
-        for (int ply = 0; ply < 255; ply++) {
-            SIGNED_DTM[ply + 1] = ply % 2 == 1 ? (ply + 1) / 2 : -(ply / 2);
-            WDL[ply + 1] = ply % 2 == 1 ? 1 : -1;
-        }
-    }
+    private static int wdl(int ply) { return ply < 0 ? 0 : ply % 2 == 1 ? 1 : -1; }
 
     private final Map<Material, DtmTable> tables;
     private final BlockCache cache;
@@ -197,13 +192,13 @@ public final class Tablebase implements AutoCloseable {
     }
 
     /** Win, draw or loss for the side to move: 1, 0 or -1. One read of a packed file. */
-    public int probeWdl(Position position) { return WDL[ply(position) + 1]; }
+    public int probeWdl(Position position) { return wdl(ply(position)); }
 
     /**
      * The signed distance to mate in moves: n > 0, the side to move mates in n; -n, it is mated in n; 0, a draw (or
      * checkmate on the board, which {@link #probeWdl} tells apart as a loss). One read of a packed file.
      */
-    public int probeDtm(Position position) { return SIGNED_DTM[ply(position) + 1]; }
+    public int probeDtm(Position position) { return signedDtm(ply(position)); }
 
     /**
      * The signed distance to mate in plies (half-moves), empty for a draw: n > 0, the side to move mates after n plies
@@ -261,7 +256,7 @@ public final class Tablebase implements AutoCloseable {
                     continue;
                 }
                 try {
-                    dtm[start + k] = SIGNED_DTM[(tables[k] == null ? ply(p) : tables[k].plyAt(entries[k], p)) + 1];
+                    dtm[start + k] = signedDtm(tables[k] == null ? ply(p) : tables[k].plyAt(entries[k], p));
                 } catch (TablebaseException e) {
                     if (errors == null) throw e;
                     errors[start + k] = e;

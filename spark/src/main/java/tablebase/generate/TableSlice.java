@@ -15,6 +15,7 @@ import tablebase.chess.Piece;
 import tablebase.chess.PieceType;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
+import tablebase.probe.LatePlies;
 import tablebase.table.ResultBlock;
 import tablebase.table.SolvedTable;
 import tablebase.table.TableInvariantException;
@@ -141,7 +142,8 @@ final class TableSlice implements Serializable {
     /** The last ply at which a capture event decides something, or 0. */
     int lastEventPly() {
         int last = 0;
-        for (int q = 0; q + 1 < winStart.length; q++) if (winStart[q + 1] > winStart[q] || lossStart[q + 1] > lossStart[q]) last = q;
+        for (int[] start : new int[][] {winStart, lossStart})
+            for (int q = 0; q + 1 < start.length; q++) if (start[q + 1] > start[q]) last = Math.max(last, q);
         return last;
     }
 
@@ -465,19 +467,25 @@ final class TableSlice implements Serializable {
     }
 
     /**
-     * The solved slice's results alone (its en-passant entries dropped), each listed late entry given its ply: what the
-     * exports read. The files hold plies up to {@link SolvedTable#MAX_PLY}: a later one stops the table here.
+     * The solved slice's results alone (its en-passant entries dropped), with the entries decided past {@link
+     * #bytePlies} and their plies (their bytes say {@code bytePlies + 1}, as the files keep them): what the exports read.
      */
     ResultBlock block() {
         byte[] bytes = Arrays.copyOf(result, (int) (2 * (hi - lo)));
-        for (int c = 0; c < latePly.length; c++) {
-            int q = latePly[c];
-            if (q > SolvedTable.MAX_PLY && lateEntries[c].length > 0)
-                throw new TableInvariantException("an entry of the slice from index " + lo + " is decided at ply " + q
-                        + ": the table files hold plies up to " + SolvedTable.MAX_PLY);
-            for (int e : lateEntries[c]) bytes[e] = (byte) (q + 1);
+        int n = 0;
+        for (int c = 0; c < latePly.length; c++) if (latePly[c] > bytePlies) n += lateEntries[c].length;
+        long[] late = new long[n]; // the slice's entry << 32 | ply: sorted, by entry
+        n = 0;
+        for (int c = 0; c < latePly.length; c++)
+            if (latePly[c] > bytePlies) for (int e : lateEntries[c]) late[n++] = (long) e << 32 | latePly[c];
+        Arrays.sort(late);
+        long[] entries = new long[n];
+        int[] plies = new int[n];
+        for (int k = 0; k < n; k++) {
+            entries[k] = 2 * lo + (late[k] >>> 32);
+            plies[k] = (int) late[k];
         }
-        return new ResultBlock(lo, bytes);
+        return new ResultBlock(lo, bytes, LatePlies.of(bytePlies, entries, plies));
     }
 
     /** An un-move reaching an entry: the same moves of its en-passant entries too. */
@@ -517,9 +525,11 @@ final class TableSlice implements Serializable {
             values[size++] = value;
         }
 
-        /** start[q] .. start[q + 1] - 1 are the places of key q in {@link #entries}; keys 0..MAX_PLY + 1. */
+        /** start[q] .. start[q + 1] - 1 are the places of key q in {@link #entries}. */
         int[] starts() {
-            int[] start = new int[SolvedTable.MAX_PLY + 3];
+            int max = 0;
+            for (int k = 0; k < size; k++) max = Math.max(max, keys[k]);
+            int[] start = new int[max + 2];
             for (int k = 0; k < size; k++) start[keys[k] + 1]++;
             for (int q = 1; q < start.length; q++) start[q] += start[q - 1];
             return start;

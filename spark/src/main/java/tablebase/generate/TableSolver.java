@@ -83,8 +83,9 @@ public final class TableSolver {
     public static final String SAMPLE_LIVE_HEAP = "spark.tablebase.sampleLiveHeap";
 
     /**
-     * The Spark property for the plies a result byte holds while solving (default and most {@link SolvedTable#MAX_PLY}):
-     * later plies are kept in lists beside the bytes ({@link TableSlice}). A test lowers it to solve long tables that way.
+     * The Spark property for the plies a result byte holds (default and most {@link SolvedTable#MAX_PLY}): later plies
+     * are kept in lists beside the bytes, while solving ({@link TableSlice}) and in the files ({@link
+     * tablebase.probe.LatePlies}). A test lowers it to make long tables that way.
      */
     public static final String BYTE_PLIES = "spark.tablebase.bytePlies";
 
@@ -200,11 +201,11 @@ public final class TableSolver {
             heap.sample();
             label(material.name() + ": figures of the results");
             JavaRDD<ResultBlock> blocks = checkpointed(solved.map(TableSlice::block));
-            TableFigures figures = stopping(failFast, () -> blocks.map(b -> TableFigures.of(index, b.lo(), b.results())).reduce(TableFigures::plus));
+            TableFigures figures = stopping(failFast, () -> blocks.map(b -> TableFigures.of(index, b.lo(), b.results(), b.late())).reduce(TableFigures::plus));
             solved.unpersist(false);
             if (partitions == 1) {
                 for (int q = 1; q <= figures.maxPly(); q++) {
-                    long found = figures.entries()[0][q] + figures.entries()[1][q];
+                    long found = figures.entries()[0][q + 1] + figures.entries()[1][q + 1];
                     decided += found;
                     progress.ply(material, q, decided, 2 * index.size(), false,
                             String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found, q % 2 == 1 ? "wins" : "losses"));

@@ -110,7 +110,7 @@ public final class PackedTable {
                     if (bk == wb || bk == wn || Square.distance(bk, wk) <= 1) continue;
                     squares[BLACK_KING] = bk;
                     if (gen.opponentInCheck(squares, 0)) continue;
-                    int result = successors.ownResults().get(2 * index.index(squares));
+                    int result = successors.ownResults().result(2 * index.index(squares));
                     if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result % 2 == 1) continue; // not a White win
                     int n = gen.legalMoves(squares, 0, moves), best = -1;
                     for (int k = 0; k < n && best < 0; k++) if (successors.resultAfter(squares, moves[k], 1) == result - 1) best = moves[k];

@@ -1,17 +1,11 @@
 package tablebase.output;
 
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
-import java.util.stream.LongStream;
-import java.util.stream.Stream;
-import org.apache.spark.sql.Row;
-import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
 import tablebase.chess.Move;
 import tablebase.chess.MoveGenerator;
 import tablebase.chess.PositionIndex;
+import tablebase.probe.LatePlies;
 import tablebase.table.SolvedTable;
 
 /**
@@ -53,28 +47,28 @@ public final class PositionRows {
         return Move.uci(MoveGenerator.from(code), MoveGenerator.to(code), MoveGenerator.promotedPiece(code >>> 12));
     }
 
-    private static final Byte[] SIDES = {(byte) 0, (byte) 1};
+    /** Takes the rows of a block one by one: {@code ply} -1 for a draw, {@code move} -1 for none. */
+    interface RowSink {
+        void row(long key, int side, int ply, int move, int positions) throws java.io.IOException;
+    }
 
     /**
-     * The rows of a block of a table from index {@code lo}: every canonical legal position, both sides, with its
-     * result from {@code results} and its best move from {@code bestMoves} (the block's result bytes and
-     * {@link #moveCode}s, {@code 2 * (index - lo) + side}).
+     * The rows of a block of a table from index {@code lo}, in key order: every canonical legal position, both sides,
+     * with its result from {@code results} and {@code late} and its best move from {@code bestMoves} (the block's result
+     * bytes and {@link #moveCode}s, {@code 2 * (index - lo) + side}, and its plies past a byte's).
      */
-    public static Iterator<Row> of(PositionIndex index, long lo, byte[] results, short[] bestMoves) {
+    static void forEach(PositionIndex index, long lo, byte[] results, LatePlies late, short[] bestMoves, RowSink sink) throws java.io.IOException {
         int[] squares = new int[index.material().size()];
-        return LongStream.range(lo, lo + bestMoves.length / 2).boxed().flatMap(i -> {
+        for (long i = lo; i < lo + bestMoves.length / 2; i++) {
             int at = (int) (2 * (i - lo));
-            if ((results[at] & 0xFF) == SolvedTable.NONE && (results[at + 1] & 0xFF) == SolvedTable.NONE) return Stream.empty();
+            if (results[at] == (byte) SolvedTable.NONE && results[at + 1] == (byte) SolvedTable.NONE) continue;
             index.decode(i, squares);
-            byte positions = (byte) index.positions(i, squares);
-            List<Row> rows = new ArrayList<>(2);
+            int positions = index.positions(i, squares);
             for (int s = 0; s < 2; s++) {
-                int result = results[at + s] & 0xFF;
-                short move = bestMoves[at + s];
+                int result = late.result(2 * i + s, results[at + s] & 0xFF);
                 if (result == SolvedTable.NONE) continue;
-                rows.add(RowFactory.create(i, SIDES[s], result == SolvedTable.DRAW ? null : (short) (result - 1), move == NO_MOVE ? null : move, positions));
+                sink.row(i, s, result == SolvedTable.DRAW ? -1 : result - 1, bestMoves[at + s], positions);
             }
-            return rows.stream();
-        }).iterator();
+        }
     }
 }

@@ -18,17 +18,17 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.TaskContext;
-import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.storage.StorageLevel;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
 import tablebase.generate.SmallerTables;
 import tablebase.probe.CompressedTable;
 import tablebase.probe.EntryPlane;
 import tablebase.probe.IndexedTable;
+import tablebase.probe.LatePlies;
 import tablebase.probe.Manifest;
+import tablebase.probe.ResultPlane;
 import tablebase.table.ResultBlock;
 import tablebase.table.SolvedTable;
 import tablebase.table.Successors;
@@ -47,9 +47,6 @@ public final class TableExport {
     /** Facts about the run that the table itself does not hold; the wall time runs from {@code startNanos} to the manifest. */
     public record Run(String projectVersion, String sparkVersion, String master, int partitions, long startNanos) {}
 
-    /** Histogram slot of the draws; plies use the slots below it. */
-    private static final int DRAWS = SolvedTable.MAX_PLY + 1;
-
     private TableExport() {}
 
     /** The folder of a smaller table, next to the folder of the table that needs it: {@code kqk} beside {@code kqkr}. */
@@ -63,10 +60,11 @@ public final class TableExport {
 
     /**
      * Writes everything into the folder's staging area (the caller commits) and returns the manifest written. The
-     * executors write it all, each for its own king pairs: first each solved block's result plane, then, per slice
-     * of a part file of {@code entriesPerFile} entries at most, the best moves (from the result planes and
-     * {@code smaller}'s files, mapped), the Parquet rows and the packed part (or its piece, when a part has several
-     * slices); for KBNK the seed file. A part gets as many slices as it takes for every core to write rows. The
+     * executors write it all, each for its own king pairs, in two jobs (three when a part has several slices): first
+     * each solved block's result plane, then, per slice of a part file of {@code entriesPerFile} entries at most, the
+     * best moves (from the result planes and {@code smaller}'s files, mapped), the slice's Parquet file and the packed
+     * and compressed part (or its piece, which a last job joins into the part); for KBNK the seed file. A part gets
+     * as many slices as it takes for every core to write rows, none smaller than {@link #MIN_SLICE_ENTRIES}. The
      * driver gets figures and checksums.
      */
     public static Map<String, Object> write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
@@ -75,26 +73,22 @@ public final class TableExport {
         PositionIndex index = table.index();
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         String staging = folder.staging().toString(), planes = new Path(staging, RESULT_PLANES).toString();
-        jsc.setJobDescription(material.name() + ": result planes");
-        List<PlaneFile> planeFiles = table.blocks().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
-        long[] starts = IndexedTable.partStarts(index, entriesPerFile);
-        int parts = starts.length - 1, perPart = Math.max(1, (jsc.defaultParallelism() + parts - 1) / parts);
-        long[] slices = slices(index, starts, perPart);
-        jsc.setJobDescription(material.name() + ": best moves");
-        JavaRDD<BestMoves> bestMoves = jsc.parallelize(IntStream.range(0, slices.length - 1).boxed().toList(), slices.length - 1)
-                .map(k -> bestMoves(successors(material, planeFiles, smaller), index, slices[k], slices[k + 1]));
-        bestMoves.persist(StorageLevel.MEMORY_AND_DISK());
         try {
-            jsc.setJobDescription(material.name() + ": Parquet rows");
-            spark.createDataFrame(bestMoves.flatMap(b -> PositionRows.of(index, b.lo(), b.results(), b.moves())), PositionRows.schema())
-                    .write().option("compression", "zstd").option("parquet.writer.version", "v2")
-                    .option("parquet.enable.dictionary#key", "false") // a small table's keys all fit a dictionary: 8 bytes each, where deltas take bits
-                    .parquet(new Path(staging, PARQUET).toString());
-            List<Map<String, Object>> parquetFiles = hashParquet(jsc, new Path(staging, PARQUET), smaller);
-            jsc.setJobDescription(material.name() + ": packed files");
-            List<PartFiles> partFiles = slices.length == starts.length
-                    ? bestMoves.map(b -> writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), smaller.hadoop())).collect()
-                    : joinPieces(jsc, staging, index, starts, bestMoves.map(b -> writePiece(staging, b, smaller.hadoop())).collect(), smaller);
+            jsc.setJobDescription(material.name() + ": result planes");
+            List<PlaneFile> planeFiles = table.blocks().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
+            long[] starts = IndexedTable.partStarts(index, entriesPerFile);
+            int parts = starts.length - 1;
+            long[] slices = slices(index, starts, slicesPerPart(index, parts, jsc.defaultParallelism()));
+            boolean wholeParts = slices.length == starts.length;
+            jsc.setJobDescription(material.name() + ": best moves, Parquet rows and packed files");
+            List<SliceFiles> written = jsc.parallelize(IntStream.range(0, slices.length - 1).boxed().toList(), slices.length - 1).map(k -> {
+                BestMoves b = bestMoves(successors(material, planeFiles, smaller), index, slices[k], slices[k + 1]);
+                Map<String, Object> rows = writeRows(staging, index, k, b, smaller.hadoop());
+                return wholeParts ? new SliceFiles(rows, writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), b.late(), smaller.hadoop()), null)
+                        : new SliceFiles(rows, null, writePiece(staging, b, smaller.hadoop()));
+            }).collect();
+            List<PartFiles> partFiles = wholeParts ? written.stream().map(SliceFiles::part).toList()
+                    : joinPieces(jsc, staging, index, starts, written.stream().map(SliceFiles::piece).toList(), smaller);
             Map<String, Object> seed = null;
             if (material.equals(PackedTable.KBNK)) {
                 jsc.setJobDescription(material.name() + ": the seed's file");
@@ -103,37 +97,42 @@ public final class TableExport {
             FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
             fs.delete(new Path(planes), true);
             fs.delete(new Path(staging, PART_PIECES), true);
-            return writeManifest(table, partFiles, parquetFiles, seed, folder, run);
+            return writeManifest(table, partFiles, written.stream().map(SliceFiles::rows).toList(), seed, folder, run);
         } finally {
-            bestMoves.unpersist(false);
             jsc.setJobDescription(null);
         }
     }
 
-    /** The Parquet files Spark wrote into {@code dir} (its data files, by name), each hashed by a task: their manifest entries. */
-    private static List<Map<String, Object>> hashParquet(JavaSparkContext jsc, Path dir, SmallerTables smaller) throws IOException {
-        List<String> names = new ArrayList<>();
-        for (org.apache.hadoop.fs.FileStatus f : dir.getFileSystem(jsc.hadoopConfiguration()).listStatus(dir))
-            if (f.isFile() && f.getPath().getName().endsWith(".parquet")) names.add(f.getPath().getName());
-        names.sort(null);
-        if (names.isEmpty()) return List.of();
-        String root = dir.toString();
-        return jsc.parallelize(names, Math.min(names.size(), jsc.defaultParallelism())).map(name -> {
-            Path file = new Path(root, name);
-            FileSystem fs = file.getFileSystem(smaller.hadoop());
-            try (java.io.InputStream in = fs.open(file)) {
-                return fileEntry(name, fs.getFileStatus(file).getLen(), Manifest.sha256(in));
-            }
-        }).collect();
+    /** The fewest entries a slice gets when its part has more: a task's start costs more than writing fewer. */
+    static final long MIN_SLICE_ENTRIES = 1L << 22;
+
+    /** Slices a part: enough for every core to write rows, none below {@link #MIN_SLICE_ENTRIES} entries. */
+    static int slicesPerPart(PositionIndex index, int parts, int cores) {
+        long partEntries = 2 * index.size() / parts;
+        return (int) Math.max(1, Math.min((cores + parts - 1) / parts, partEntries / MIN_SLICE_ENTRIES));
     }
 
-    /** A solved block's result plane in a file: entries {@code first .. end - 1} from its start. */
+    /** What a slice's task wrote: the manifest entry of its Parquet file, and its part's (a whole part) or its piece. */
+    record SliceFiles(Map<String, Object> rows, PartFiles part, Piece piece) implements Serializable {}
+
+    /** Writes slice {@code k}'s Parquet file (see {@link ParquetRows}) and returns its manifest entry. */
+    private static Map<String, Object> writeRows(String staging, PositionIndex index, int k, BestMoves b, Configuration hadoop) throws IOException {
+        String name = ParquetRows.fileName(k);
+        long[] bytes = new long[1];
+        String sha256 = writeAside(new Path(new Path(staging, PARQUET), name), hadoop, out -> bytes[0] = ParquetRows.write(index, b, hadoop, out));
+        return fileEntry(name, bytes[0], sha256);
+    }
+
+    /** A solved block's result plane in a file: entries {@code first .. end - 1} from its start, then their late plies. */
     record PlaneFile(String uri, long first, long end) implements Serializable {}
 
-    /** The hand-off kernel: writes a block's result bytes into a file of its own under {@code dir}. */
+    /** The hand-off kernel: writes a block's result bytes and late plies into a file of its own under {@code dir}. */
     static PlaneFile writePlane(String dir, ResultBlock block, Configuration hadoop) throws IOException {
         Path file = new Path(dir, String.format("plane-%016d", block.lo()));
-        writeAside(file, hadoop, out -> out.write(block.results()));
+        writeAside(file, hadoop, out -> {
+            out.write(block.results());
+            block.late().writeTo(out);
+        });
         return new PlaneFile(file.toString(), 2 * block.lo(), 2 * block.hi());
     }
 
@@ -155,29 +154,38 @@ public final class TableExport {
     /** A task's lookups of what each move leads to: the table's own result planes and the smaller tables, mapped. */
     private static Successors successors(Material material, List<PlaneFile> planeFiles, SmallerTables smaller) throws IOException {
         List<EntryPlane.Range> ranges = new ArrayList<>();
-        for (PlaneFile f : planeFiles) ranges.add(new EntryPlane.Range(TableFiles.local(new Path(f.uri()), smaller.hadoop()), 0, f.first(), f.end()));
-        return new Successors(material, EntryPlane.map(ranges, 2 * new PositionIndex(material).size()), smaller.open());
+        List<LatePlies> late = new ArrayList<>();
+        for (PlaneFile f : planeFiles) {
+            java.nio.file.Path local = TableFiles.local(new Path(f.uri()), smaller.hadoop());
+            ranges.add(new EntryPlane.Range(local, 0, f.first(), f.end()));
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(local)) {
+                late.add(LatePlies.read(channel, f.end() - f.first(), local, f.first(), f.end()));
+            }
+        }
+        ResultPlane own = new ResultPlane(EntryPlane.map(ranges, 2 * new PositionIndex(material).size()), LatePlies.union(late));
+        return new Successors(material, own, smaller.open());
     }
 
     /**
-     * A part of the table from index {@code lo}, per entry {@code 2 * (index - lo) + side}: its result bytes, the packed
-     * file's move byte (the best move's rank among the sorted legal moves, or {@link IndexedTable#NO_MOVE}) and the
+     * A part of the table from index {@code lo}, per entry {@code 2 * (index - lo) + side}: its result bytes and late
+     * plies, the packed file's move byte (the best move's rank among the sorted legal moves, or {@link IndexedTable#NO_MOVE}) and the
      * best move itself for the Parquet rows ({@link PositionRows#moveCode}, or {@link PositionRows#NO_MOVE}), so that
      * the rows need no second move generation.
      */
-    record BestMoves(long lo, byte[] results, byte[] ranks, short[] moves) implements Serializable {}
+    record BestMoves(long lo, byte[] results, LatePlies late, byte[] ranks, short[] moves) implements Serializable {}
 
     /** The export kernel: the best moves of indexes {@code lo..hi-1}, the table's results read through {@code successors}. */
     static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi) {
         int entries = Math.toIntExact(2 * (hi - lo));
         byte[] results = new byte[entries], ranks = new byte[entries];
-        successors.ownResults().copy(2 * lo, results, 0, entries);
+        successors.ownResults().bytes().copy(2 * lo, results, 0, entries);
+        LatePlies late = successors.ownResults().late().within(2 * lo, 2 * hi);
         short[] codes = new short[entries];
         int[] squares = new int[index.material().size()], moves = new int[256];
         for (long i = lo; i < hi; i++) {
             boolean decoded = false;
             for (int s = 0; s < 2; s++) {
-                int at = (int) (2 * (i - lo) + s), result = results[at] & 0xFF;
+                int at = (int) (2 * (i - lo) + s), result = late.result(2 * i + s, results[at] & 0xFF);
                 ranks[at] = (byte) IndexedTable.NO_MOVE;
                 codes[at] = PositionRows.NO_MOVE;
                 if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result == 1) continue;
@@ -188,7 +196,7 @@ public final class TableExport {
                 codes[at] = PositionRows.moveCode(moves[rank]);
             }
         }
-        return new BestMoves(lo, results, ranks, codes);
+        return new BestMoves(lo, results, late, ranks, codes);
     }
 
     /** Each part's range of king pairs cut into {@code perPart} slices (fewer where it has fewer king pairs): where each starts, then the size. */
@@ -204,17 +212,18 @@ public final class TableExport {
     /** The manifest entries of a part's packed and compressed files. */
     record PartFiles(Map<String, Object> packed, Map<String, Object> compressed) implements Serializable {}
 
-    /** Writes the packed and compressed part files starting at index {@code lo} from its planes, and returns their manifest entries. */
+    /** Writes the packed and compressed part files starting at index {@code lo} from its planes and late plies, and returns their manifest entries. */
     private static PartFiles writePart(String staging, PositionIndex index, int parts, long[] starts, long lo, byte[] results, byte[] ranks,
-                                       Configuration hadoop) throws IOException {
+                                       LatePlies late, Configuration hadoop) throws IOException {
         int k = java.util.Arrays.binarySearch(starts, lo);
         long hi = starts[k + 1];
         String name = IndexedTable.partName(index.material(), k, parts);
-        String sha256 = writeAside(new Path(staging, name), hadoop, out -> IndexedTable.writePart(index, lo, hi, results, ranks, out));
+        String sha256 = writeAside(new Path(staging, name), hadoop, out -> IndexedTable.writePart(index, lo, hi, results, ranks, late, out));
         long[] bytes = new long[1];
         String compressedName = CompressedTable.partName(index.material(), k, parts);
-        String compressedSha256 = writeAside(new Path(staging, compressedName), hadoop, out -> bytes[0] = CompressedTable.write(index, lo, hi, results, out));
-        return new PartFiles(partEntry(name, IndexedTable.partSize(lo, hi), sha256, lo, hi), partEntry(compressedName, bytes[0], compressedSha256, lo, hi));
+        String compressedSha256 = writeAside(new Path(staging, compressedName), hadoop, out -> bytes[0] = CompressedTable.write(index, lo, hi, results, late, out));
+        long packedBytes = IndexedTable.partSize(lo, hi) + late.within(2 * lo, 2 * hi).bytes();
+        return new PartFiles(partEntry(name, packedBytes, sha256, lo, hi), partEntry(compressedName, bytes[0], compressedSha256, lo, hi));
     }
 
     private static Map<String, Object> partEntry(String name, long bytes, String sha256, long lo, long hi) {
@@ -224,7 +233,7 @@ public final class TableExport {
         return file;
     }
 
-    /** A slice's planes in a file of their own, for the part they belong to: its results, then its move ranks. */
+    /** A slice's planes in a file of their own, for the part they belong to: its results, then its move ranks and late plies. */
     record Piece(String uri, long lo, long hi) implements Serializable {}
 
     private static Piece writePiece(String staging, BestMoves b, Configuration hadoop) throws IOException {
@@ -232,6 +241,7 @@ public final class TableExport {
         writeAside(file, hadoop, out -> {
             out.write(b.results());
             out.write(b.ranks());
+            b.late().writeTo(out);
         });
         return new Piece(file.toString(), b.lo(), b.lo() + b.results().length / 2);
     }
@@ -243,6 +253,7 @@ public final class TableExport {
         return jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> {
             int entries = Math.toIntExact(2 * (starts[k + 1] - starts[k]));
             byte[] results = new byte[entries], ranks = new byte[entries];
+            List<LatePlies> late = new ArrayList<>();
             for (Piece piece : pieces) {
                 if (piece.lo() < starts[k] || piece.lo() >= starts[k + 1]) continue;
                 int at = Math.toIntExact(2 * (piece.lo() - starts[k])), n = Math.toIntExact(2 * (piece.hi() - piece.lo()));
@@ -250,9 +261,10 @@ public final class TableExport {
                 try (org.apache.hadoop.fs.FSDataInputStream in = file.getFileSystem(smaller.hadoop()).open(file)) {
                     in.readFully(results, at, n);
                     in.readFully(ranks, at, n);
+                    late.add(LatePlies.parse(in.readAllBytes(), piece.uri(), 2 * piece.lo(), 2 * piece.hi()));
                 }
             }
-            return writePart(staging, index, parts, starts, starts[k], results, ranks, smaller.hadoop());
+            return writePart(staging, index, parts, starts, starts[k], results, ranks, LatePlies.union(late), smaller.hadoop());
         }).collect();
     }
 
@@ -313,8 +325,8 @@ public final class TableExport {
         for (int s = 0; s < 2; s++) {
             int longestWin = 0, longestLoss = 0;
             Map<String, Long> winIn = new LinkedHashMap<>(), lossIn = new LinkedHashMap<>();
-            for (int ply = 0; ply < DRAWS; ply++) {
-                long n = plies[s][ply];
+            for (int ply = 0; ply + 1 < plies[s].length; ply++) {
+                long n = plies[s][ply + 1];
                 if (n == 0) continue;
                 int moves = (ply + 1) / 2;
                 if (ply % 2 == 1) { longestWin = moves; winIn.put(Integer.toString(moves), n); }
@@ -362,16 +374,16 @@ public final class TableExport {
 
     private static final String[] SIDES = {"white_to_move", "black_to_move"};
 
-    /** Per side to move, the wins, losses and draws of a count by ply (see {@link SolvedTable#plyCounts}). */
+    /** Per side to move, the wins, losses and draws of a count by result (see {@link tablebase.table.TableFigures}). */
     private static Map<String, Object> resultCounts(long[][] plies) {
         Map<String, Object> sides = new LinkedHashMap<>();
         for (int s = 0; s < 2; s++) {
             long wins = 0, losses = 0;
-            for (int ply = 0; ply < DRAWS; ply++) if (ply % 2 == 1) wins += plies[s][ply]; else losses += plies[s][ply];
+            for (int ply = 0; ply + 1 < plies[s].length; ply++) if (ply % 2 == 1) wins += plies[s][ply + 1]; else losses += plies[s][ply + 1];
             Map<String, Object> counts = new LinkedHashMap<>();
             counts.put("win", wins);
             counts.put("loss", losses);
-            counts.put("draw", plies[s][DRAWS]);
+            counts.put("draw", plies[s][SolvedTable.DRAW]);
             sides.put(SIDES[s], counts);
         }
         return sides;

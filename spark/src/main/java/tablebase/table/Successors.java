@@ -6,11 +6,11 @@ import tablebase.chess.MaterialChange;
 import tablebase.chess.MoveGenerator;
 import tablebase.chess.PieceType;
 import tablebase.chess.PositionIndex;
-import tablebase.probe.EntryPlane;
 import tablebase.probe.IndexedTable;
+import tablebase.probe.ResultPlane;
 
 /**
- * What each move of a position leads to: the result byte (see {@link SolvedTable}) of the position after it, in
+ * What each move of a position leads to: the result (see {@link SolvedTable}) of the position after it, in
  * this table for a quiet move, in a smaller table for a capture or a promotion (bare kings: a draw). After a pawn's
  * double push that the opponent may take en passant, the position is worth the better of the table's entry (the
  * same position without that right) and the captures. One per thread: it keeps scratch space.
@@ -18,7 +18,7 @@ import tablebase.probe.IndexedTable;
 public final class Successors {
     private final PositionIndex index;
     private final MoveGenerator gen;
-    private final EntryPlane own;
+    private final ResultPlane own;
     private final int pieces;
     /** By {@link #exit}: where a capture or promotion leads, that table's index and results; null results for bare kings. */
     private final MaterialChange[] changes;
@@ -26,8 +26,8 @@ public final class Successors {
     private final IndexedTable[] exitTables;
     private final int[] smallerSquares, sameSquares, enPassant = new int[2], scratch = new int[256];
 
-    /** {@code own} (its result plane) may be null when only exits are asked; {@code smaller} maps each material an exit reaches to its table. */
-    public Successors(Material material, EntryPlane own, Map<Material, IndexedTable> smaller) {
+    /** {@code own} (its results) may be null when only exits are asked; {@code smaller} maps each material an exit reaches to its table. */
+    public Successors(Material material, ResultPlane own, Map<Material, IndexedTable> smaller) {
         index = new PositionIndex(material);
         gen = new MoveGenerator(material);
         this.own = own;
@@ -48,19 +48,19 @@ public final class Successors {
         sameSquares = new int[pieces];
     }
 
-    /** The table's own result plane, as given. */
-    public EntryPlane ownResults() { return own; }
+    /** The table's own results, as given. */
+    public ResultPlane ownResults() { return own; }
 
     private int exit(int captured, int promoted, int promotion) {
         return ((captured + 1) * (pieces + 1) + promoted + 1) * (PieceType.PROMOTIONS.length + 1) + promotion;
     }
 
-    /** The result byte, for {@code side} to move there, of the position after {@code move} (a {@link MoveGenerator} code). */
+    /** The result, for {@code side} to move there, of the position after {@code move} (a {@link MoveGenerator} code). */
     public int resultAfter(int[] squares, int move, int side) {
         int mover = MoveGenerator.piece(move), from = squares[mover], to = MoveGenerator.to(move);
         if (MoveGenerator.staysInTable(squares, move)) {
             squares[mover] = to;
-            int r = own.get(2 * index.index(squares) + side);
+            int r = own.result(2 * index.index(squares) + side);
             if (gen.isDoublePush(move)) r = withEnPassant(squares, side, mover, r);
             squares[mover] = from;
             return r;
@@ -68,7 +68,7 @@ public final class Successors {
         return exitResult(squares, move, side);
     }
 
-    /** The result byte after a capture or a promotion, for {@code side} to move there. */
+    /** The result after a capture or a promotion, for {@code side} to move there. */
     public int exitResult(int[] squares, int move, int side) {
         int mover = MoveGenerator.piece(move), from = squares[mover], captured = MoveGenerator.captured(squares, move);
         int promotion = MoveGenerator.promotionCode(move);
@@ -86,7 +86,7 @@ public final class Successors {
     }
 
     /**
-     * The result byte of the position on {@code squares} just after pawn {@code pushed} moved two squares, {@code side}
+     * The result of the position on {@code squares} just after pawn {@code pushed} moved two squares, {@code side}
      * to move, whose entry without the en-passant right is {@code entry}: the captures' results folded in, if any.
      */
     private int withEnPassant(int[] squares, int side, int pushed, int entry) {
@@ -99,7 +99,7 @@ public final class Successors {
     }
 
     /**
-     * The rank among {@link MoveGenerator#sortedLegalMoves} of the best move of a position whose result byte is {@code result}, or -1
+     * The rank among {@link MoveGenerator#sortedLegalMoves} of the best move of a position whose result is {@code result}, or -1
      * (a draw, checkmate). The winner's first move into a position lost one ply earlier (a fastest mate); the
      * loser's first move into a position won one ply earlier (the longest defence).
      */

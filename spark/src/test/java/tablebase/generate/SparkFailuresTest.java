@@ -81,7 +81,7 @@ class SparkFailuresTest {
         Arrays.fill(none, (byte) IndexedTable.NONE);
         Files.createDirectories(dir.resolve("kqk"));
         try (OutputStream out = Files.newOutputStream(dir.resolve("kqk/kqk.tbl"))) {
-            IndexedTable.writePart(index, 0, index.size(), none, none, out);
+            IndexedTable.writePart(index, 0, index.size(), none, none, tablebase.probe.LatePlies.NONE, out);
         }
         Map<Material, TableFiles> files = new HashMap<>();
         files.put(kqk, new TableFiles(kqk, dir.resolve("kqk").toUri().toString(), List.of("kqk.tbl")));

@@ -118,9 +118,9 @@ class TableSolverTest {
         assertEquals(1, knnk.longestWin(Color.WHITE), "White wins only where a mate in one is on the board");
         long checkmates = 0, lostWithAMove = 0, mateInOne = 0;
         long[][] counts = knnk.plyCounts();
-        checkmates += counts[1][0];
-        mateInOne += counts[0][1];
-        for (int ply = 2; ply <= SolvedTable.MAX_PLY; ply++) lostWithAMove += counts[1][ply];
+        checkmates += counts[1][1];
+        mateInOne += counts[0][2];
+        for (int ply = 2; ply + 1 < counts[1].length; ply++) lostWithAMove += counts[1][ply + 1];
         assertEquals(0, lostWithAMove, "no Black-to-move position that is not yet mate is lost: the knights cannot force mate");
         assertTrue(checkmates > 0 && mateInOne > 0, checkmates + " checkmates, " + mateInOne + " mates in one");
     }
@@ -162,7 +162,7 @@ class TableSolverTest {
     @Test
     void aResultByteOfThirtyOnePliesGivesKqkrsSixtyNinePlyTableByteIdentical() throws Exception {
         Material kqkr = Material.parse("KQKR");
-        byte[] whole = solve(kqkr, 3).get(kqkr).results();
+        int[] whole = solve(kqkr, 3).get(kqkr).results();
         org.apache.spark.sql.RuntimeConfig conf = SparkTestSession.session().conf();
         conf.set(TableSolver.BYTE_PLIES, "31");
         try {
@@ -246,7 +246,7 @@ class TableSolverTest {
         // study 8/6k1/3PK3/8/6r1/8/8/8 w is a mate in 39, which this table gives after 1.d7 Rg6+ (not after 1...Rd4)
         long[] blackToMove = tables.get(kpkr).plyCounts()[1];
         int longestLoss = 0;
-        for (int ply = 0; ply <= SolvedTable.MAX_PLY; ply += 2) if (blackToMove[ply] > 0) longestLoss = ply / 2;
+        for (int ply = 0; ply + 1 < blackToMove.length; ply += 2) if (blackToMove[ply + 1] > 0) longestLoss = ply / 2;
         assertEquals(42, longestLoss);
         assertEquals(2 * 39 - 1, ply(tables.get(kpkr), tablebase.chess.Fen.parse("8/3P2k1/4K1r1/8/8/8/8/8 w - - 0 2")));
         long[] n = checkAgainstSuccessors(tables.get(kpkr), tables, 13);
