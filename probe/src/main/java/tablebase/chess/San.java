@@ -11,6 +11,15 @@ public final class San {
 
     /** The SAN of {@code move} among the position's {@code legal} moves (given, so that a list of SANs generates them once). */
     public static String of(Position position, Move move, List<Move> legal) {
+        Position after = position.play(move);
+        return of(position, move, legal, after.inCheck(), after.inCheck() && after.legalMoves().isEmpty());
+    }
+
+    /**
+     * The SAN of {@code move} among the position's {@code legal} moves, whether it gives check and mates being known (a
+     * prober knows mate from the table: the position after it is lost at ply 0), so that no move is played again.
+     */
+    public static String of(Position position, Move move, List<Move> legal, boolean check, boolean mate) {
         PieceType type = position.piece(move.piece()).type();
         StringBuilder san = new StringBuilder(8);
         if (type == PieceType.PAWN) {
@@ -22,8 +31,7 @@ public final class San {
         }
         san.append(Square.name(move.to()));
         if (move.promotion() != null) san.append('=').append(move.promotion().letter());
-        Position after = position.play(move);
-        if (after.inCheck()) san.append(after.legalMoves().isEmpty() ? '#' : '+');
+        if (check) san.append(mate ? '#' : '+');
         return san.toString();
     }
 

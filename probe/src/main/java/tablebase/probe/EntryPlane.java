@@ -68,6 +68,11 @@ public final class EntryPlane {
         return new EntryPlane(entries, first, buffers.toArray(new ByteBuffer[0]));
     }
 
+    /** The entries of one array, read where they are: a table solved in one task, in the task that writes it. */
+    public static EntryPlane of(byte[] entries) {
+        return new EntryPlane(entries.length, new long[] {0, entries.length}, new ByteBuffer[] {ByteBuffer.wrap(entries).asReadOnlyBuffer()});
+    }
+
     public long entries() { return entries; }
 
     /** The byte of an entry, 0..255. */

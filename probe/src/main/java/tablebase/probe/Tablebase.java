@@ -394,9 +394,11 @@ public final class Tablebase implements AutoCloseable {
         List<MoveResult> moves = new ArrayList<>(legal.size());
         Map<Move, Integer> plyAfter = new HashMap<>();
         for (Move m : legal) {
-            int after = ply(position.play(m));
+            Position next = position.play(m);
+            int after = ply(next);
             plyAfter.put(m, after);
-            moves.add(new MoveResult(m, San.of(position, m, legal), category(after), after < 0 ? null : (after + 1) / 2));
+            boolean check = next.inCheck(); // mate is ply 0 after it: the table knows, no moves to generate
+            moves.add(new MoveResult(m, San.of(position, m, legal, check, check && after == 0), category(after), after < 0 ? null : (after + 1) / 2));
         }
         Move stored = ply <= 0 ? null : bestMove(position, legal, ply, plyAfter::get);
         moves.sort(Comparator.comparingInt((MoveResult r) -> preference(r.category(), r.dtm() == null ? 0 : r.dtm()))

@@ -65,6 +65,9 @@ public final class OutputFolder implements AutoCloseable {
         } catch (IOException e) {
             throw new IOException("cannot create " + out + ": " + e.getMessage().lines().findFirst().orElse(""));
         }
+        // a run killed outright (kill -9, a lost machine) left its staging folder: the folder's next writer clears it
+        for (org.apache.hadoop.fs.FileStatus stale : fs.listStatus(parent, p -> p.getName().startsWith("." + out.getName() + ".partial-")))
+            fs.delete(stale.getPath(), true);
         OutputFolder folder = new OutputFolder(fs, out, new Path(parent, "." + out.getName() + ".partial-" + UUID.randomUUID()), overwrite);
         OPEN.add(folder);
         return folder;

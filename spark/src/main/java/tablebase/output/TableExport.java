@@ -60,12 +60,12 @@ public final class TableExport {
 
     /**
      * Writes everything into the folder's staging area (the caller commits) and returns the manifest written. The
-     * executors write it all, each for its own king pairs, in two jobs (three when a part has several slices): first
-     * each solved block's result plane, then, per slice of a part file of {@code entriesPerFile} entries at most, the
-     * best moves (from the result planes and {@code smaller}'s files, mapped), the slice's Parquet file and the packed
-     * and compressed part (or its piece, which a last job joins into the part); for KBNK the seed file. A part gets
-     * as many slices as it takes for every core to write rows, none smaller than {@link #MIN_SLICE_ENTRIES}. The
-     * driver gets figures and checksums.
+     * executors write it all, each for its own king pairs, in two jobs (three when a part has several slices; one when
+     * one task solved the table and one slice writes it): first each solved block's result plane, then, per slice of
+     * a part file of {@code entriesPerFile} entries at most, the best moves (from the result planes and {@code
+     * smaller}'s files, mapped), the slice's Parquet file and the packed and compressed part (or its piece, which a
+     * last job joins into the part); for KBNK the seed file. A part gets as many slices as it takes for every core to
+     * write rows, none smaller than {@link #MIN_SLICE_ENTRIES}. The driver gets figures and checksums.
      */
     public static Map<String, Object> write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
                                             long entriesPerFile) throws IOException {
@@ -74,19 +74,26 @@ public final class TableExport {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         String staging = folder.staging().toString(), planes = new Path(staging, RESULT_PLANES).toString();
         try {
-            jsc.setJobDescription(material.name() + ": result planes");
-            List<PlaneFile> planeFiles = table.blocks().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
             long[] starts = IndexedTable.partStarts(index, entriesPerFile);
             int parts = starts.length - 1;
             long[] slices = slices(index, starts, slicesPerPart(index, parts, jsc.defaultParallelism()));
             boolean wholeParts = slices.length == starts.length;
-            jsc.setJobDescription(material.name() + ": best moves, Parquet rows and packed files");
-            List<SliceFiles> written = jsc.parallelize(IntStream.range(0, slices.length - 1).boxed().toList(), slices.length - 1).map(k -> {
-                BestMoves b = bestMoves(successors(material, planeFiles, smaller), index, slices[k], slices[k + 1]);
-                Map<String, Object> rows = writeRows(staging, index, k, b, smaller.hadoop());
-                return wholeParts ? new SliceFiles(rows, writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), b.late(), smaller.hadoop()), null)
-                        : new SliceFiles(rows, null, writePiece(staging, b, smaller.hadoop()));
-            }).collect();
+            List<PlaneFile> planeFiles = List.of();
+            List<SliceFiles> written;
+            String description = material.name() + ": best moves, Parquet rows and packed files";
+            if (table.blocks().getNumPartitions() == 1 && slices.length == 2 && !material.equals(PackedTable.KBNK)) {
+                // solved in one task and written in one slice: that task's block is the whole table, read where it is
+                jsc.setJobDescription(description);
+                written = table.blocks().map(b -> writeSlice(staging, index, 0, bestMoves(new Successors(material,
+                        new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size()), parts, starts, true, smaller.hadoop())).collect();
+            } else {
+                jsc.setJobDescription(material.name() + ": result planes");
+                List<PlaneFile> files = table.blocks().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
+                planeFiles = files;
+                jsc.setJobDescription(description);
+                written = jsc.parallelize(IntStream.range(0, slices.length - 1).boxed().toList(), slices.length - 1).map(k -> writeSlice(staging, index, k,
+                        bestMoves(successors(material, files, smaller), index, slices[k], slices[k + 1]), parts, starts, wholeParts, smaller.hadoop())).collect();
+            }
             List<PartFiles> partFiles = wholeParts ? written.stream().map(SliceFiles::part).toList()
                     : joinPieces(jsc, staging, index, starts, written.stream().map(SliceFiles::piece).toList(), smaller);
             Map<String, Object> seed = null;
@@ -114,6 +121,14 @@ public final class TableExport {
 
     /** What a slice's task wrote: the manifest entry of its Parquet file, and its part's (a whole part) or its piece. */
     record SliceFiles(Map<String, Object> rows, PartFiles part, Piece piece) implements Serializable {}
+
+    /** The slice kernel: writes slice {@code k}'s Parquet file and its part (a whole part) or its piece of a part. */
+    private static SliceFiles writeSlice(String staging, PositionIndex index, int k, BestMoves b, int parts, long[] starts, boolean wholePart,
+                                         Configuration hadoop) throws IOException {
+        Map<String, Object> rows = writeRows(staging, index, k, b, hadoop);
+        return wholePart ? new SliceFiles(rows, writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), b.late(), hadoop), null)
+                : new SliceFiles(rows, null, writePiece(staging, b, hadoop));
+    }
 
     /** Writes slice {@code k}'s Parquet file (see {@link ParquetRows}) and returns its manifest entry. */
     private static Map<String, Object> writeRows(String staging, PositionIndex index, int k, BestMoves b, Configuration hadoop) throws IOException {

@@ -167,12 +167,14 @@ class GenerateCliTest {
         assertTrue(refused.err().contains("already exists (pass --overwrite"), refused.err());
         assertTrue(Files.exists(out.resolve("old.txt")));
 
+        Path stale = Files.createDirectories(dir.resolve(".krk.partial-of-a-run-killed-outright").resolve("parquet"));
+        Files.writeString(stale.resolve("part-00000.zstd.parquet"), "half");
         assertEquals(0, run("--endgame", "KRK", "--out", out.toString(), "--overwrite", "--partitions", "2").exit());
         assertFalse(Files.exists(out.resolve("old.txt")));
         assertEquals("KRK", Manifest.read(out.resolve("manifest.json")).get("endgame"));
         assertFalse(Files.exists(out.resolve("krk.bin")), "the packed format is KBNK's only");
         try (Stream<Path> siblings = Files.list(dir)) {
-            assertEquals(1, siblings.count(), "no staging or old folder is left behind");
+            assertEquals(1, siblings.count(), "no staging or old folder is left behind, nor the staging folder of a run killed outright");
         }
     }
 
