@@ -109,9 +109,9 @@ public final class MoveGenerator implements Serializable {
     public int legalMoves(int[] squares, int side, int[] out) {
         long occ = occupied(squares);
         int king = kings[side], n = 0;
-        // Only a king in check, or a piece first on a line from its king (one that may be pinned), can leave the king
-        // attacked: the other pieces' moves need no test (en passant, which also empties another square, is apart).
-        long mayExpose = attacked(squares, occ, squares[king], 1 - side, -1) ? -1L : Attacks.of(PieceType.QUEEN, squares[king], occ);
+        // Only a king in check, or a pinned piece, can leave the king attacked: the other pieces' moves need no test
+        // (en passant, which also empties another square, is apart).
+        long mayExpose = attacked(squares, occ, squares[king], 1 - side, -1) ? -1L : pinned(squares, side, occ);
         for (int i = 0; i < squares.length; i++) {
             if (colors[i] != side) continue;
             int from = squares[i];
@@ -123,6 +123,24 @@ public final class MoveGenerator implements Serializable {
             for (long t = Attacks.of(types[i], from, occ); t != 0; t &= t - 1) n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, false);
         }
         return n;
+    }
+
+    /**
+     * The pieces of {@code side} that stand alone between their king and an enemy rook, bishop or queen on its line:
+     * the only ones but the king whose moves may leave the king attacked when it is not in check.
+     */
+    long pinned(int[] squares, int side, long occ) {
+        int king = squares[kings[side]];
+        long own = 0, pinned = 0;
+        for (int i = 0; i < squares.length; i++) if (colors[i] == side) own |= 1L << squares[i];
+        for (int i = 0; i < squares.length; i++) {
+            PieceType type = types[i];
+            if (colors[i] == side || type == PieceType.PAWN || type == PieceType.KNIGHT || type == PieceType.KING) continue;
+            if (!Attacks.attacks(type, squares[i], king, 0)) continue; // not on a line of its kind through the king
+            long between = Attacks.between(squares[i], king) & occ;
+            if (Long.bitCount(between) == 1 && (between & own) != 0) pinned |= between;
+        }
+        return pinned;
     }
 
     /** A pawn's pushes (two from its second rank) and captures, each promotion four moves. */

@@ -150,6 +150,9 @@ public final class PositionIndex implements Serializable {
     /** Indexes per king pair: the placements of the other pieces. */
     public long restSize() { return restSize; }
 
+    /** The radix of each run's digit in the rest, in material order: C(64, length), or C(48, length) for pawns. */
+    public long[] runRadices() { return groupRadix.clone(); }
+
     /** Whether the king pair of a canonical index is symmetric, so that a position may be its own mirror image. */
     public boolean symmetricKingPair(long index) {
         return kingPairs.toCanonical[kingPairs.pairs[(int) (index / restSize)]] < 0;

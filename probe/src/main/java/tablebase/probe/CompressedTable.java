@@ -44,7 +44,8 @@ import tablebase.chess.PositionIndex;
  *  40      int64    hi, end of this part's indexes (exclusive)
  *  48      byte     side to move stored: 0 White, 1 Black ({@link #storedSide})
  *  49      byte     LZMA properties, (pb * 5 + lp) * 9 + lc
- *  50      2 bytes  zero
+ *  50      byte     the lead of the blocks' order ({@link BlockOrder}): 0 the index's order, r run r - 1 in front
+ *  51      byte     zero
  *  52      int32    LZMA dictionary size
  *  56      int32    entries per block B
  *  60      int32    CRC-32 of bytes 0 .. 59 and the block table
@@ -55,9 +56,10 @@ import tablebase.chess.PositionIndex;
  *                   only in a table with plies past 253: the part's {@link LatePlies} of the stored side, the
  *                     entries whose byte 254 stands for a later ply, with their plies
  * </pre>
- * Byte k of block j is the result byte (as in the packed table: 0 draw, else ply + 1) of index lo + j * B + k with the
- * stored side to move. An index with no canonical legal position holds the byte before it in its block (0 at a
- * block's start), which compresses to almost nothing: a lookup checks the position's legality before it reads.
+ * Byte k of block j is the result byte (as in the packed table: 0 draw, else ply + 1), with the stored side to move,
+ * of the index at offset j * B + k of the part in its blocks' order. An index with no canonical legal position holds
+ * the byte before it in its block (0 at a block's start), which compresses to almost nothing: a lookup checks the
+ * position's legality before it reads.
  *
  * <p>Lookups are thread-safe: blocks are decompressed into a shared {@link BlockCache}, and the files are read with
  * positional reads. {@link #close()} closes the files.
@@ -70,8 +72,11 @@ public final class CompressedTable implements DtmTable {
     public static final String SUFFIX = ".cdtm";
 
     /** One part file: its index range, block table and the slots of its decompressed blocks. */
-    private record Part(Path file, FileChannel channel, long lo, long hi, long[] offsets, int[] lengths, int[] crcs,
+    private record Part(Path file, FileChannel channel, long lo, long hi, BlockOrder order, long[] offsets, int[] lengths, int[] crcs,
                         AtomicReferenceArray<byte[]> blocks, LatePlies late) {}
+
+    /** Blocks of each lead's order that the writer compresses to choose one (all of them in a part of no more). */
+    static final int SAMPLE_BLOCKS = 16;
 
     private final PositionIndex index;
     private final Material material;
@@ -81,6 +86,7 @@ public final class CompressedTable implements DtmTable {
     private final LatePlies late;
     private final long[] los;
     private final int blockEntries;
+    private final BlockOrder.Divisor byBlock;
     private final byte properties;
     private final int dictionary;
     private final BlockCache cache;
@@ -97,6 +103,7 @@ public final class CompressedTable implements DtmTable {
         this.late = LatePlies.union(Arrays.stream(parts).map(Part::late).toList());
         this.los = Arrays.stream(parts).mapToLong(Part::lo).toArray();
         this.blockEntries = blockEntries;
+        this.byBlock = new BlockOrder.Divisor(blockEntries, Arrays.stream(parts).mapToLong(p -> p.hi() - p.lo()).max().orElse(0));
         this.properties = properties;
         this.dictionary = dictionary;
         this.cache = cache;
@@ -157,25 +164,31 @@ public final class CompressedTable implements DtmTable {
 
     /**
      * Writes the part holding indexes {@code lo .. hi - 1} from its result bytes {@code results} (the packed part's
-     * plane: entry {@code 2 * (index - lo) + side}) and the table's {@code late} plies, and returns the bytes written.
+     * plane: entry {@code 2 * (index - lo) + side}) and the table's {@code late} plies, in the order of the lead that
+     * compresses a sample of blocks smallest, and returns the bytes written.
      */
     public static long write(PositionIndex index, long lo, long hi, byte[] results, LatePlies late, OutputStream out) throws IOException {
         if (results.length != 2 * (hi - lo)) throw new IllegalArgumentException(results.length + " results for " + 2 * (hi - lo) + " entries");
         int side = storedSide(index.material()).ordinal();
+        byte[] ordered = new byte[Math.toIntExact(hi - lo)];
+        BlockOrder order = leastOrder(index, results, side, ordered, options());
+        return write(index, lo, hi, order, ordered, late, out);
+    }
+
+    /** Writes the part holding indexes {@code lo .. hi - 1}, the stored side's results already arranged in {@code order}. */
+    static long write(PositionIndex index, long lo, long hi, BlockOrder order, byte[] ordered, LatePlies late, OutputStream out) throws IOException {
+        int side = storedSide(index.material()).ordinal(), blocks = (ordered.length + BLOCK - 1) / BLOCK;
         LZMA2Options options = options();
-        int blocks = Math.toIntExact((hi - lo + BLOCK - 1) / BLOCK);
+        byte[] block = new byte[BLOCK];
         ByteBuffer head = ByteBuffer.allocate(HEADER + BLOCK_ENTRY * blocks).order(ByteOrder.LITTLE_ENDIAN);
         IndexedTable.putRange(head, MAGIC, index, lo, hi);
-        head.put((byte) side).put((byte) ((options.getPb() * 5 + options.getLp()) * 9 + options.getLc())).putShort((short) 0);
+        head.put((byte) side).put((byte) ((options.getPb() * 5 + options.getLp()) * 9 + options.getLc())).put((byte) order.lead).put((byte) 0);
         head.putInt(options.getDictSize()).putInt(BLOCK).putInt(0); // the CRC-32, once the block table is known
         ByteArrayOutputStream data = new ByteArrayOutputStream();
-        byte[] block = new byte[BLOCK];
         for (int j = 0; j < blocks; j++) {
-            int n = blockBytes(results, side, (long) j * BLOCK, (int) Math.min(BLOCK, hi - lo - (long) j * BLOCK), block);
+            int n = blockBytes(ordered, j, block);
             int start = data.size();
-            try (LZMAOutputStream lzma = new LZMAOutputStream(data, options, false)) {
-                lzma.write(block, 0, n);
-            }
+            compress(block, n, options, data);
             head.putLong(head.capacity() + (long) start).putInt(data.size() - start).putInt(crc(block, n));
         }
         head.putInt(60, headerCrc(head.array()));
@@ -194,11 +207,41 @@ public final class CompressedTable implements DtmTable {
         return (int) crc.getValue();
     }
 
-    /** The stored side's bytes of the {@code n} indexes from {@code first} (relative to the part), the don't-care ones filled. */
-    static int blockBytes(byte[] results, int side, long first, int n, byte[] block) {
-        int previous = 0;
+    /**
+     * The order whose sample of blocks ({@link #SAMPLE_BLOCKS}, spread evenly) compresses smallest, the index's own
+     * on a tie; {@code ordered} is left arranged in it.
+     */
+    private static BlockOrder leastOrder(PositionIndex index, byte[] results, int side, byte[] ordered, LZMA2Options options) throws IOException {
+        int size = ordered.length, blocks = (size + BLOCK - 1) / BLOCK, samples = Math.min(blocks, SAMPLE_BLOCKS);
+        byte[] block = new byte[BLOCK];
+        BlockOrder least = null, arranged = null;
+        long leastBytes = Long.MAX_VALUE;
+        ByteArrayOutputStream sink = new ByteArrayOutputStream();
+        for (int lead = 0; lead < BlockOrder.leads(index); lead++) {
+            arranged = BlockOrder.of(index, size, lead);
+            arranged.arrange(results, side, ordered);
+            sink.reset();
+            for (int t = 0; t < samples; t++) compress(block, blockBytes(ordered, (int) ((2L * t + 1) * blocks / (2L * samples)), block), options, sink);
+            if (sink.size() < leastBytes) {
+                leastBytes = sink.size();
+                least = arranged;
+            }
+        }
+        if (least != arranged) least.arrange(results, side, ordered);
+        return least;
+    }
+
+    private static void compress(byte[] block, int n, LZMA2Options options, ByteArrayOutputStream out) throws IOException {
+        try (LZMAOutputStream lzma = new LZMAOutputStream(out, options, false)) {
+            lzma.write(block, 0, n);
+        }
+    }
+
+    /** Block {@code j}'s bytes of a part's entries in their blocks' order, the don't-care ones filled; returns how many. */
+    private static int blockBytes(byte[] ordered, int j, byte[] block) {
+        int first = j * BLOCK, n = Math.min(BLOCK, ordered.length - first), previous = 0;
         for (int k = 0; k < n; k++) {
-            byte result = results[(int) (2 * (first + k)) + side];
+            byte result = ordered[first + k];
             if (result == (byte) IndexedTable.NONE) result = (byte) previous;
             block[k] = result;
             previous = result;
@@ -219,6 +262,7 @@ public final class CompressedTable implements DtmTable {
         Material material = null;
         int side = -1, blockEntries = 0, dictionary = 0;
         byte properties = 0;
+        PositionIndex index = null;
         try {
             for (Path file : files) {
                 FileChannel channel = FileChannel.open(file, StandardOpenOption.READ);
@@ -230,10 +274,11 @@ public final class CompressedTable implements DtmTable {
                     if (material != null && !material.equals(m)) throw new CorruptTableException(file + " holds " + m + ", not " + material + " as the other parts");
                     material = m;
                     long lo = range.lo(), hi = range.hi();
-                    int s = head.get(), props = head.get() & 0xFF;
-                    head.getShort();
+                    int s = head.get(), props = head.get() & 0xFF, lead = head.get(), zero = head.get();
                     int dict = head.getInt(), entries = head.getInt(), crc = head.getInt();
-                    if (s != storedSide(m).ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0 || side >= 0 && (s != side || entries != blockEntries || dict != dictionary || props != (properties & 0xFF)))
+                    if (index == null) index = new PositionIndex(m);
+                    if (s != storedSide(m).ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0 || zero != 0 || lead < 0 || lead >= BlockOrder.leads(index)
+                            || (hi - lo) % index.restSize() != 0 || side >= 0 && (s != side || entries != blockEntries || dict != dictionary || props != (properties & 0xFF)))
                         throw new CorruptTableException(file + " has a header this reader does not know (side " + s + ", " + entries + " entries a block)");
                     side = s;
                     blockEntries = entries;
@@ -259,14 +304,13 @@ public final class CompressedTable implements DtmTable {
                     LatePlies late = LatePlies.read(channel, end, file, 2 * lo, 2 * hi);
                     for (int k = 0; k < late.size(); k++)
                         if ((late.entry(k) & 1) != s) throw new CorruptTableException(file + " lists a late ply of the side it does not store");
-                    parts.add(new Part(file, channel, lo, hi, offsets, lengths, crcs, new AtomicReferenceArray<>(blocks), late));
+                    parts.add(new Part(file, channel, lo, hi, BlockOrder.of(index, hi - lo, lead), offsets, lengths, crcs, new AtomicReferenceArray<>(blocks), late));
                 } catch (IOException | RuntimeException e) {
                     channel.close();
                     throw e;
                 }
             }
             parts.sort(Comparator.comparingLong(Part::lo));
-            PositionIndex index = new PositionIndex(material);
             long next = 0;
             for (Part part : parts) {
                 if (part.lo() != next) throw new CorruptTableException(part.file() + " holds indexes from " + part.lo() + ", not from " + next + " as the parts before it end");
@@ -319,6 +363,8 @@ public final class CompressedTable implements DtmTable {
         int n = generator.legalMoves(squares, side, moves);
         if (n == 0) return p.inCheck() ? 0 : -1;
         PlyFold fold = new PlyFold();
+        long[] quiet = new long[n];
+        int quiets = 0;
         for (int k = 0; k < n; k++) {
             int move = moves[k], mover = MoveGenerator.piece(move), from = squares[mover], after;
             if (!MoveGenerator.staysInTable(squares, move)) {
@@ -333,11 +379,14 @@ public final class CompressedTable implements DtmTable {
                 after = general.applyAsInt(p.play(new Move(mover, from, MoveGenerator.to(move), -1)));
             } else {
                 squares[mover] = MoveGenerator.to(move);
-                after = result(index.index(squares)) - 1;
+                quiet[quiets++] = index.index(squares);
                 squares[mover] = from;
+                continue;
             }
             fold.add(after);
         }
+        // the quiet moves' bytes read after every index is known, so that their reads overlap
+        for (int k = 0; k < quiets; k++) fold.add(result(quiet[k]) - 1);
         return fold.ply();
     }
 
@@ -349,8 +398,8 @@ public final class CompressedTable implements DtmTable {
     /** The stored side's result of an index, as {@link ResultPlane#result} (don't-care where the index has no canonical legal position). */
     public int result(long i) {
         Part part = parts[parts.length == 1 ? 0 : part(i)];
-        long at = i - part.lo();
-        int block = (int) (at / blockEntries);
+        long at = part.order().stored(i - part.lo());
+        int block = (int) byBlock.quotient(at);
         byte[] bytes = part.blocks().get(block);
         if (bytes == null) bytes = load(part, block);
         return late.result(2 * i + storedSide, bytes[(int) (at - (long) block * blockEntries)] & 0xFF);

@@ -19,6 +19,7 @@ class MoveGeneratorTest {
     @Test
     void movesAndUnmovesAreThoseOfThePositionRules() {
         Random random = new Random(5);
+        int pins = 0;
         for (String name : new String[] {"KQKR", "KBNKN", "KRBKR", "KQQKQ", "KNNK", "KPK", "KPKP", "KRPKR", "KQKP", "KPPKP"}) {
             Material material = Material.parse(name);
             MoveGenerator gen = new MoveGenerator(material);
@@ -30,6 +31,11 @@ class MoveGeneratorTest {
                 for (int k = 0; k < n; k++) fast.add(uci(BUFFER[k]));
                 for (Move m : p.legalMoves()) rules.add(m.uci());
                 assertEquals(rules, fast, p::toString);
+                if (!p.inCheck()) {
+                    long pinned = gen.pinned(squares, side(p), MoveGenerator.occupied(squares));
+                    assertEquals(exposing(gen, squares, side(p)), pinned, p::toString);
+                    if (pinned != 0) pins++;
+                }
 
                 n = gen.sortedLegalMoves(squares, side(p), BUFFER);
                 List<Integer> order = new ArrayList<>();
@@ -53,6 +59,18 @@ class MoveGeneratorTest {
                 assertEquals(p.inCheck(), gen.inCheck(squares, side(p)), p::toString);
             }
         }
+        assertTrue(pins > 1_000, pins + " positions with a pinned piece");
+    }
+
+    /** The pieces of {@code side} but the king whose removal would leave their king attacked. */
+    private static long exposing(MoveGenerator gen, int[] squares, int side) {
+        long exposing = 0;
+        for (int i = 0; i < squares.length; i++) {
+            if (gen.side(i) != side || gen.isKing(i)) continue;
+            long without = MoveGenerator.occupied(squares) & ~(1L << squares[i]);
+            if (gen.attacked(squares, without, squares[gen.king(side)], 1 - side, i)) exposing |= 1L << squares[i];
+        }
+        return exposing;
     }
 
     private static String uci(int move) {
