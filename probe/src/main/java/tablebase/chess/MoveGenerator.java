@@ -58,8 +58,11 @@ public final class MoveGenerator implements Serializable {
     }
 
     /** Whether the move keeps the material: it neither takes nor promotes. */
-    public static boolean staysInTable(int[] squares, int move) {
-        return (move >>> PROMOTION_SHIFT) == 0 && pieceAt(squares, to(move)) < 0;
+    public static boolean staysInTable(int[] squares, int move) { return staysInTable(occupied(squares), move); }
+
+    /** {@link #staysInTable(int[], int)} from the squares' {@link #occupied} bits, for the moves of one position. */
+    public static boolean staysInTable(long occupied, int move) {
+        return (move >>> PROMOTION_SHIFT) == 0 && (occupied & 1L << to(move)) == 0;
     }
 
     /** Whether the move is a pawn's push of two squares. */
@@ -112,15 +115,16 @@ public final class MoveGenerator implements Serializable {
         // Only a king in check, or a pinned piece, can leave the king attacked: the other pieces' moves need no test
         // (en passant, which also empties another square, is apart).
         long mayExpose = attacked(squares, occ, squares[king], 1 - side, -1) ? -1L : pinned(squares, side, occ);
+        long open = ~(occupiedBy(squares, side) | 1L << squares[kings[1 - side]]); // no move takes its own piece or a king
         for (int i = 0; i < squares.length; i++) {
             if (colors[i] != side) continue;
             int from = squares[i];
             boolean test = i == king || (mayExpose & 1L << from) != 0;
             if (types[i] == PieceType.PAWN) {
-                n = pawnMoves(squares, side, i, occ, test, out, n);
+                n = pawnMoves(squares, side, i, occ, open, test, out, n);
                 continue;
             }
-            for (long t = Attacks.of(types[i], from, occ); t != 0; t &= t - 1) n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, false);
+            for (long t = Attacks.of(types[i], from, occ) & open; t != 0; t &= t - 1) n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, false);
         }
         return n;
     }
@@ -131,8 +135,7 @@ public final class MoveGenerator implements Serializable {
      */
     long pinned(int[] squares, int side, long occ) {
         int king = squares[kings[side]];
-        long own = 0, pinned = 0;
-        for (int i = 0; i < squares.length; i++) if (colors[i] == side) own |= 1L << squares[i];
+        long own = occupiedBy(squares, side), pinned = 0;
         for (int i = 0; i < squares.length; i++) {
             PieceType type = types[i];
             if (colors[i] == side || type == PieceType.PAWN || type == PieceType.KNIGHT || type == PieceType.KING) continue;
@@ -143,27 +146,33 @@ public final class MoveGenerator implements Serializable {
         return pinned;
     }
 
-    /** A pawn's pushes (two from its second rank) and captures, each promotion four moves. */
-    private int pawnMoves(int[] squares, int side, int i, long occ, boolean test, int[] out, int n) {
+    /** The squares of the pieces of {@code side}. */
+    private long occupiedBy(int[] squares, int side) {
+        long own = 0;
+        for (int i = 0; i < squares.length; i++) if (colors[i] == side) own |= 1L << squares[i];
+        return own;
+    }
+
+    /** A pawn's pushes (two from its second rank) and captures ({@code open} squares only), each promotion four moves. */
+    private int pawnMoves(int[] squares, int side, int i, long occ, long open, boolean test, int[] out, int n) {
         int from = squares[i], step = side == 0 ? 8 : -8, one = from + step;
         if ((occ & 1L << one) == 0) {
             n = addIfLegal(squares, side, i, one, occ, test, out, n, true);
             if (Square.rank(from) == (side == 0 ? 1 : 6) && (occ & 1L << (one + step)) == 0) n = addIfLegal(squares, side, i, one + step, occ, test, out, n, false);
         }
-        for (long t = Attacks.pawn(side == 0 ? Color.WHITE : Color.BLACK, from) & occ; t != 0; t &= t - 1)
+        for (long t = Attacks.pawn(side == 0 ? Color.WHITE : Color.BLACK, from) & occ & open; t != 0; t &= t - 1)
             n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, true);
         return n;
     }
 
     /**
-     * Adds piece {@code i}'s move to {@code to} unless it takes its own piece or a king or ({@code test}) leaves its
-     * king in check; a pawn reaching the last rank adds its four promotions.
+     * Adds piece {@code i}'s move to {@code to} (an empty square or an enemy piece but the king) unless ({@code test})
+     * it leaves its king in check; a pawn reaching the last rank adds its four promotions.
      */
     private int addIfLegal(int[] squares, int side, int i, int to, long occ, boolean test, int[] out, int n, boolean mayPromote) {
         int from = squares[i];
-        int victim = (occ & 1L << to) == 0 ? -1 : pieceAt(squares, to);
-        if (victim >= 0 && (colors[victim] == side || types[victim] == PieceType.KING)) return n;
         if (test) {
+            int victim = (occ & 1L << to) == 0 ? -1 : pieceAt(squares, to);
             int king = i == kings[side] ? to : squares[kings[side]];
             squares[i] = to;
             boolean safe = !attacked(squares, occ ^ 1L << from | 1L << to, king, 1 - side, victim);

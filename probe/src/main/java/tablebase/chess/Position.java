@@ -119,11 +119,20 @@ public final class Position {
         return attacks;
     }
 
+    /** Whether a piece of {@code color} attacks {@code target}: the first attacker answers, no attack set is made. */
+    public boolean attacks(Color color, int target) {
+        for (int i = 0; i < squares.length; i++) {
+            Piece p = piece(i);
+            if (p.color() != color) continue;
+            if (p.type() == PieceType.PAWN ? (Attacks.pawn(color, squares[i]) & Attacks.bit(target)) != 0
+                    : Attacks.attacks(p.type(), squares[i], target, occupied)) return true;
+        }
+        return false;
+    }
+
     public int kingSquare(Color color) { return squares[material.kingIndex(color)]; }
 
-    public boolean inCheck() {
-        return (attacksBy(sideToMove.opponent()) & Attacks.bit(kingSquare(sideToMove))) != 0;
-    }
+    public boolean inCheck() { return attacks(sideToMove.opponent(), kingSquare(sideToMove)); }
 
     /**
      * Each piece on a square of its own and no pawn on the first or last rank: the placements a table's index
@@ -145,7 +154,7 @@ public final class Position {
         if (enPassant >= 0 && !enPassantPossible())
             return "no pawn can just have moved two squares past " + Square.name(enPassant);
         Color waiting = sideToMove.opponent();
-        if ((attacksBy(sideToMove) & Attacks.bit(kingSquare(waiting))) != 0)
+        if (attacks(sideToMove, kingSquare(waiting)))
             return (waiting == Color.WHITE ? "White" : "Black") + " is in check but it is "
                     + (sideToMove == Color.WHITE ? "White" : "Black") + "'s move";
         return null;
@@ -294,7 +303,7 @@ public final class Position {
 
     private boolean leavesMoverInCheck() {
         Color mover = sideToMove.opponent();
-        return (attacksBy(sideToMove) & Attacks.bit(kingSquare(mover))) != 0;
+        return attacks(sideToMove, kingSquare(mover));
     }
 
     private void sortIdenticalPieces() {

@@ -340,15 +340,8 @@ public final class CompressedTable implements DtmTable {
         }
     }
 
-    /** Fills {@code buffer} from {@code position} of the file. */
     private static void readFully(FileChannel channel, ByteBuffer buffer, long position, Path file) throws IOException {
-        long at = position;
-        while (buffer.hasRemaining()) {
-            int n = channel.read(buffer, at);
-            if (n < 0) throw new CorruptTableException(file + " is too short to be a compressed table");
-            at += n;
-        }
-        buffer.flip();
+        FileReads.readFully(channel, buffer, position, file + " is too short to be a compressed table");
     }
 
     @Override public Material material() { return material; }
@@ -377,13 +370,14 @@ public final class CompressedTable implements DtmTable {
         int[] squares = p.squares(), moves = new int[256];
         int side = p.sideToMove().ordinal();
         int n = generator.legalMoves(squares, side, moves);
+        long occupied = MoveGenerator.occupied(squares);
         if (n == 0) return p.inCheck() ? 0 : -1;
         PlyFold fold = new PlyFold();
         long[] quiet = new long[n];
         int quiets = 0;
         for (int k = 0; k < n; k++) {
             int move = moves[k], mover = MoveGenerator.piece(move), from = squares[mover], after;
-            if (!MoveGenerator.staysInTable(squares, move)) {
+            if (!MoveGenerator.staysInTable(occupied, move)) {
                 int captured = MoveGenerator.captured(squares, move), promotion = MoveGenerator.promotionCode(move);
                 MaterialChange change = exits[exitCode(captured, promotion == 0 ? -1 : mover, promotion)];
                 int[] next = new int[change.after().size()];

@@ -145,11 +145,7 @@ public final class LatePlies implements Serializable {
         if (length == 0) return NONE;
         if (length > Integer.MAX_VALUE) throw new CorruptTableException(file + " has " + length + " bytes after its entries: not a list of late plies");
         ByteBuffer buffer = ByteBuffer.allocate((int) length);
-        for (long at = offset; buffer.hasRemaining(); ) {
-            int n = channel.read(buffer, at);
-            if (n < 0) throw new CorruptTableException(file + " ends inside its late plies");
-            at += n;
-        }
+        FileReads.readFully(channel, buffer, offset, file + " ends inside its late plies");
         return parse(buffer.array(), file.toString(), first, end);
     }
 

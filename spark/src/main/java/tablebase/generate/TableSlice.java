@@ -226,8 +226,9 @@ final class TableSlice implements Serializable {
         void decide(int e, int[] squares, int side, int[] moves, int count, int[] captures, int taking, MoveGenerator gen, Successors exits) {
             ResultFold fold = new ResultFold();
             int quiet = 0;
+            long occupied = MoveGenerator.occupied(squares);
             for (int k = 0; k < count; k++) {
-                if (MoveGenerator.staysInTable(squares, moves[k])) quiet++;
+                if (MoveGenerator.staysInTable(occupied, moves[k])) quiet++;
                 else fold.add(exits.exitResult(squares, moves[k], 1 - side));
             }
             for (int k = 0; k < taking; k++) fold.add(exits.exitResult(squares, captures[k], 1 - side));
