@@ -42,11 +42,6 @@ public final class Attacks {
     /** The squares a pawn of {@code color} on {@code sq} attacks (captures on). */
     public static long pawn(Color color, int sq) { return color == Color.WHITE ? WHITE_PAWN[sq] : BLACK_PAWN[sq]; }
 
-    /** The squares {@code piece} on {@code sq} attacks: a pawn's by its colour, the others' by {@link #of(PieceType, int, long)}. */
-    public static long of(Piece piece, int sq, long occupied) {
-        return piece.type() == PieceType.PAWN ? pawn(piece.color(), sq) : of(piece.type(), sq, occupied);
-    }
-
     /** The squares a piece of this type on {@code sq} attacks, sliders stopping at the first occupied square (not pawns: their attacks have a colour). */
     public static long of(PieceType type, int sq, long occupied) {
         switch (type) {
@@ -57,6 +52,11 @@ public final class Attacks {
             case QUEEN: return slide(sq, occupied, 0) | slide(sq, occupied, 4);
             default: throw new AssertionError(type);
         }
+    }
+
+    /** Whether a piece of this type and colour on {@code from} attacks {@code target}: a pawn by its colour, the others as below. */
+    public static boolean attacks(PieceType type, Color color, int from, int target, long occupied) {
+        return type == PieceType.PAWN ? (pawn(color, from) & bit(target)) != 0 : attacks(type, from, target, occupied);
     }
 
     /** Whether a piece of this type on {@code from} attacks {@code target}, without making its whole attack set. */

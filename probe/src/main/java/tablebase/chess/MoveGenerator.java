@@ -93,8 +93,7 @@ public final class MoveGenerator implements Serializable {
     public boolean attacked(int[] squares, long occupied, int target, int side, int skip) {
         for (int i = 0; i < squares.length; i++) {
             if (colors[i] != side || i == skip) continue;
-            if (types[i] == PieceType.PAWN ? (Attacks.pawn(side == 0 ? Color.WHITE : Color.BLACK, squares[i]) & 1L << target) != 0
-                    : Attacks.attacks(types[i], squares[i], target, occupied)) return true;
+            if (Attacks.attacks(types[i], side == 0 ? Color.WHITE : Color.BLACK, squares[i], target, occupied)) return true;
         }
         return false;
     }
@@ -114,8 +113,8 @@ public final class MoveGenerator implements Serializable {
         int king = kings[side], n = 0;
         // Only a king in check, or a pinned piece, can leave the king attacked: the other pieces' moves need no test
         // (en passant, which also empties another square, is apart).
-        long mayExpose = attacked(squares, occ, squares[king], 1 - side, -1) ? -1L : pinned(squares, side, occ);
-        long open = ~(occupiedBy(squares, side) | 1L << squares[kings[1 - side]]); // no move takes its own piece or a king
+        long own = occupiedBy(squares, side), open = ~(own | 1L << squares[kings[1 - side]]); // no move takes its own piece or a king
+        long mayExpose = attacked(squares, occ, squares[king], 1 - side, -1) ? -1L : pinned(squares, side, occ, own);
         for (int i = 0; i < squares.length; i++) {
             if (colors[i] != side) continue;
             int from = squares[i];
@@ -130,12 +129,12 @@ public final class MoveGenerator implements Serializable {
     }
 
     /**
-     * The pieces of {@code side} that stand alone between their king and an enemy rook, bishop or queen on its line:
-     * the only ones but the king whose moves may leave the king attacked when it is not in check.
+     * The pieces of {@code side} (on {@code own}) that stand alone between their king and an enemy rook, bishop or
+     * queen on its line: the only ones but the king whose moves may leave the king attacked when it is not in check.
      */
-    long pinned(int[] squares, int side, long occ) {
+    long pinned(int[] squares, int side, long occ, long own) {
         int king = squares[kings[side]];
-        long own = occupiedBy(squares, side), pinned = 0;
+        long pinned = 0;
         for (int i = 0; i < squares.length; i++) {
             PieceType type = types[i];
             if (colors[i] == side || type == PieceType.PAWN || type == PieceType.KNIGHT || type == PieceType.KING) continue;
@@ -147,7 +146,7 @@ public final class MoveGenerator implements Serializable {
     }
 
     /** The squares of the pieces of {@code side}. */
-    private long occupiedBy(int[] squares, int side) {
+    long occupiedBy(int[] squares, int side) {
         long own = 0;
         for (int i = 0; i < squares.length; i++) if (colors[i] == side) own |= 1L << squares[i];
         return own;

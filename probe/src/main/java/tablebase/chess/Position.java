@@ -111,21 +111,11 @@ public final class Position {
 
     public long occupied() { return occupied; }
 
-    /** Every square the pieces of {@code color} attack. */
-    public long attacksBy(Color color) {
-        long occ = occupied(), attacks = 0;
-        for (int i = 0; i < squares.length; i++)
-            if (piece(i).color() == color) attacks |= Attacks.of(piece(i), squares[i], occ);
-        return attacks;
-    }
-
     /** Whether a piece of {@code color} attacks {@code target}: the first attacker answers, no attack set is made. */
     public boolean attacks(Color color, int target) {
         for (int i = 0; i < squares.length; i++) {
             Piece p = piece(i);
-            if (p.color() != color) continue;
-            if (p.type() == PieceType.PAWN ? (Attacks.pawn(color, squares[i]) & Attacks.bit(target)) != 0
-                    : Attacks.attacks(p.type(), squares[i], target, occupied)) return true;
+            if (p.color() == color && Attacks.attacks(p.type(), color, squares[i], target, occupied)) return true;
         }
         return false;
     }

@@ -47,6 +47,12 @@ final class BlockOrder {
         return digit * stride + high * weight + low;
     }
 
+    /** The offset in the index's order of offset {@code stored} in this order ({@link #stored}'s inverse). */
+    long canonical(long stored) {
+        long digit = stored / stride, rest = stored - digit * stride, high = rest / weight;
+        return (high * radix + digit) * weight + rest - high * weight;
+    }
+
     /**
      * Copies the stored side's results (a packed part's plane: entry {@code 2 * at + side}) into {@code out} in this
      * order, a run of W entries at a time.

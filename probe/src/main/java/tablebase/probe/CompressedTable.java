@@ -187,7 +187,8 @@ public final class CompressedTable implements DtmTable {
         if (results.length != 2 * (hi - lo)) throw new IllegalArgumentException(results.length + " results for " + 2 * (hi - lo) + " entries");
         int side = storedSide(index.material()).ordinal();
         byte[] ordered = new byte[Math.toIntExact(hi - lo)];
-        BlockOrder order = leastOrder(index, results, side, ordered, sampleOptions());
+        BlockOrder order = leastOrder(index, results, side, ordered.length, sampleOptions());
+        order.arrange(results, side, ordered);
         return write(index, lo, hi, order, ordered, late, out);
     }
 
@@ -202,7 +203,7 @@ public final class CompressedTable implements DtmTable {
         head.putInt(options.getDictSize()).putInt(BLOCK).putInt(0); // the CRC-32, once the block table is known
         ByteArrayOutputStream data = new ByteArrayOutputStream();
         for (int j = 0; j < blocks; j++) {
-            int n = blockBytes(ordered, j, block);
+            int n = blockBytes(ordered, j * BLOCK, Math.min(BLOCK, ordered.length - j * BLOCK), block);
             int start = data.size();
             compress(block, n, options, data);
             head.putLong(head.capacity() + (long) start).putInt(data.size() - start).putInt(crc(block, n));
@@ -224,26 +225,28 @@ public final class CompressedTable implements DtmTable {
     }
 
     /**
-     * The order whose sample of blocks ({@link #SAMPLE_BLOCKS}, spread evenly) compresses smallest in fast mode, the
-     * index's own on a tie; {@code ordered} is left arranged in it.
+     * The order of a part of {@code size} indexes whose sample of blocks ({@link #SAMPLE_BLOCKS}, spread evenly, each
+     * gathered from {@code results} alone) compresses smallest in fast mode, the index's own on a tie.
      */
-    private static BlockOrder leastOrder(PositionIndex index, byte[] results, int side, byte[] ordered, LZMA2Options options) throws IOException {
-        int size = ordered.length, blocks = (size + BLOCK - 1) / BLOCK, samples = Math.min(blocks, SAMPLE_BLOCKS);
-        byte[] block = new byte[BLOCK];
-        BlockOrder least = null, arranged = null;
+    private static BlockOrder leastOrder(PositionIndex index, byte[] results, int side, int size, LZMA2Options options) throws IOException {
+        int blocks = (size + BLOCK - 1) / BLOCK, samples = Math.min(blocks, SAMPLE_BLOCKS);
+        byte[] sampled = new byte[BLOCK], block = new byte[BLOCK];
+        BlockOrder least = null;
         long leastBytes = Long.MAX_VALUE;
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
         for (int lead = 0; lead < BlockOrder.leads(index); lead++) {
-            arranged = BlockOrder.of(index, size, lead);
-            arranged.arrange(results, side, ordered);
+            BlockOrder order = BlockOrder.of(index, size, lead);
             sink.reset();
-            for (int t = 0; t < samples; t++) compress(block, blockBytes(ordered, (int) ((2L * t + 1) * blocks / (2L * samples)), block), options, sink);
+            for (int t = 0; t < samples; t++) {
+                int first = (int) ((2L * t + 1) * blocks / (2L * samples)) * BLOCK, n = Math.min(BLOCK, size - first);
+                for (int k = 0; k < n; k++) sampled[k] = results[(int) (2 * order.canonical(first + k)) + side];
+                compress(block, blockBytes(sampled, 0, n, block), options, sink);
+            }
             if (sink.size() < leastBytes) {
                 leastBytes = sink.size();
-                least = arranged;
+                least = order;
             }
         }
-        if (least != arranged) least.arrange(results, side, ordered);
         return least;
     }
 
@@ -253,9 +256,9 @@ public final class CompressedTable implements DtmTable {
         }
     }
 
-    /** Block {@code j}'s bytes of a part's entries in their blocks' order, the don't-care ones filled; returns how many. */
-    private static int blockBytes(byte[] ordered, int j, byte[] block) {
-        int first = j * BLOCK, n = Math.min(BLOCK, ordered.length - first), previous = 0;
+    /** Copies {@code n} stored results from {@code first} of {@code ordered} into {@code block}, the don't-care ones filled; returns n. */
+    private static int blockBytes(byte[] ordered, int first, int n, byte[] block) {
+        int previous = 0;
         for (int k = 0; k < n; k++) {
             byte result = ordered[first + k];
             if (result == (byte) IndexedTable.NONE) result = (byte) previous;
@@ -370,8 +373,8 @@ public final class CompressedTable implements DtmTable {
         int[] squares = p.squares(), moves = new int[256];
         int side = p.sideToMove().ordinal();
         int n = generator.legalMoves(squares, side, moves);
-        long occupied = MoveGenerator.occupied(squares);
         if (n == 0) return p.inCheck() ? 0 : -1;
+        long occupied = MoveGenerator.occupied(squares);
         PlyFold fold = new PlyFold();
         long[] quiet = new long[n];
         int quiets = 0;

@@ -32,7 +32,7 @@ class MoveGeneratorTest {
                 for (Move m : p.legalMoves()) rules.add(m.uci());
                 assertEquals(rules, fast, p::toString);
                 if (!p.inCheck()) {
-                    long pinned = gen.pinned(squares, side(p), MoveGenerator.occupied(squares));
+                    long pinned = gen.pinned(squares, side(p), MoveGenerator.occupied(squares), gen.occupiedBy(squares, side(p)));
                     assertEquals(exposing(gen, squares, side(p)), pinned, p::toString);
                     if (pinned != 0) pins++;
                 }

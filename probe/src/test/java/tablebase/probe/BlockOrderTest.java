@@ -62,6 +62,7 @@ class BlockOrderTest {
                 for (int d = 0; d < radices.size(); d++) if (d != lead) expected = expected * radices.get(d) + digits[d];
                 long stored = order.stored(at);
                 assertEquals(expected, stored, "lead " + lead + ", offset " + at);
+                assertEquals(at, order.canonical(stored), "lead " + lead + ", offset " + at);
                 assertEquals(results[(int) (2 * at + 1)], ordered[(int) stored], "lead " + lead + ", offset " + at);
                 seen.set((int) stored);
             }
