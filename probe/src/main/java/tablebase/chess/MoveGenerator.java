@@ -108,22 +108,28 @@ public final class MoveGenerator implements Serializable {
     }
 
     /** Writes the legal moves of {@code side} into {@code out} (room for 256) and returns how many; the position must be legal. */
-    public int legalMoves(int[] squares, int side, int[] out) {
+    public int legalMoves(int[] squares, int side, int[] out) { return legalMoves(squares, side, false, out); }
+
+    /** {@link #legalMoves} that leave the table: the captures and the promotions (no en passant: see {@link #enPassantCaptures}). */
+    public int legalExits(int[] squares, int side, int[] out) { return legalMoves(squares, side, true, out); }
+
+    private int legalMoves(int[] squares, int side, boolean exitsOnly, int[] out) {
         long occ = occupied(squares);
         int king = kings[side], n = 0;
         // Only a king in check, or a pinned piece, can leave the king attacked: the other pieces' moves need no test
         // (en passant, which also empties another square, is apart).
         long own = occupiedBy(squares, side), open = ~(own | 1L << squares[kings[1 - side]]); // no move takes its own piece or a king
+        long targets = exitsOnly ? occ & open : open;
         long mayExpose = attacked(squares, occ, squares[king], 1 - side, -1) ? -1L : pinned(squares, side, occ, own);
         for (int i = 0; i < squares.length; i++) {
             if (colors[i] != side) continue;
             int from = squares[i];
             boolean test = i == king || (mayExpose & 1L << from) != 0;
             if (types[i] == PieceType.PAWN) {
-                n = pawnMoves(squares, side, i, occ, open, test, out, n);
+                n = pawnMoves(squares, side, i, occ, open, exitsOnly, test, out, n);
                 continue;
             }
-            for (long t = Attacks.of(types[i], from, occ) & open; t != 0; t &= t - 1) n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, false);
+            for (long t = Attacks.of(types[i], from, occ) & targets; t != 0; t &= t - 1) n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, false);
         }
         return n;
     }
@@ -152,10 +158,15 @@ public final class MoveGenerator implements Serializable {
         return own;
     }
 
-    /** A pawn's pushes (two from its second rank) and captures ({@code open} squares only), each promotion four moves. */
-    private int pawnMoves(int[] squares, int side, int i, long occ, long open, boolean test, int[] out, int n) {
+    /**
+     * A pawn's pushes (two from its second rank; with {@code promotionsOnly}, only to the last rank) and captures
+     * ({@code open} squares only), each promotion four moves.
+     */
+    private int pawnMoves(int[] squares, int side, int i, long occ, long open, boolean promotionsOnly, boolean test, int[] out, int n) {
         int from = squares[i], step = side == 0 ? 8 : -8, one = from + step;
-        if ((occ & 1L << one) == 0) {
+        if (promotionsOnly) {
+            if ((occ & 1L << one) == 0 && Square.rank(one) % 7 == 0) n = addIfLegal(squares, side, i, one, occ, test, out, n, true);
+        } else if ((occ & 1L << one) == 0) {
             n = addIfLegal(squares, side, i, one, occ, test, out, n, true);
             if (Square.rank(from) == (side == 0 ? 1 : 6) && (occ & 1L << (one + step)) == 0) n = addIfLegal(squares, side, i, one + step, occ, test, out, n, false);
         }

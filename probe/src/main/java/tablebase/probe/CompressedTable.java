@@ -13,9 +13,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.ToIntFunction;
 import java.util.zip.CRC32;
 import org.tukaani.xz.LZMA2Options;
 import org.tukaani.xz.LZMAInputStream;
@@ -45,7 +47,7 @@ import tablebase.chess.PositionIndex;
  *  48      byte     side to move stored: 0 White, 1 Black ({@link #storedSide})
  *  49      byte     LZMA properties, (pb * 5 + lp) * 9 + lc
  *  50      byte     the lead of the blocks' order ({@link BlockOrder}): 0 the index's order, r run r - 1 in front
- *  51      byte     zero
+ *  51      byte     flags: bit 0 set, byte 255 marks an entry that its captures and promotions decide ({@link #BY_EXITS})
  *  52      int32    LZMA dictionary size
  *  56      int32    entries per block B
  *  60      int32    CRC-32 of bytes 0 .. 59 and the block table
@@ -59,7 +61,9 @@ import tablebase.chess.PositionIndex;
  * Byte k of block j is the result byte (as in the packed table: 0 draw, else ply + 1), with the stored side to move,
  * of the index at offset j * B + k of the part in its blocks' order. An index with no canonical legal position holds
  * the byte before it in its block (0 at a block's start), which compresses to almost nothing: a lookup checks the
- * position's legality before it reads.
+ * position's legality before it reads. Where flag bit 0 is set, byte 255 marks an entry whose value is that of its
+ * best capture or promotion: a lookup finds it from those moves in the smaller tables, and the writer marks such
+ * entries in a part only where that compresses it smaller.
  *
  * <p>Lookups are thread-safe: blocks are decompressed into a shared {@link BlockCache}, and the files are read with
  * positional reads. {@link #close()} closes the files.
@@ -72,8 +76,15 @@ public final class CompressedTable implements DtmTable {
     public static final String SUFFIX = ".cdtm";
 
     /** One part file: its index range, block table and the slots of its decompressed blocks. */
-    private record Part(Path file, FileChannel channel, long lo, long hi, BlockOrder order, long[] offsets, int[] lengths, int[] crcs,
-                        AtomicReferenceArray<byte[]> blocks, LatePlies late) {}
+    private record Part(Path file, FileChannel channel, long lo, long hi, BlockOrder order, boolean marksExits, long[] offsets, int[] lengths,
+                        int[] crcs, AtomicReferenceArray<byte[]> blocks, LatePlies late) {}
+
+    /** Header byte 51's bit: byte {@link #MARK} stands for {@link #BY_EXITS}. */
+    static final int MARKS_EXITS = 1;
+    /** The byte of an entry decided by its captures and promotions, in a part that marks them. */
+    static final int MARK = 0xFF;
+    /** {@link #result}: the entry's value is that of its best capture or promotion, looked up in the smaller tables. */
+    public static final int BY_EXITS = -2;
 
     /**
      * Blocks of each lead's order that the writer compresses, in LZMA's fast mode, to choose one (all of them in a
@@ -96,6 +107,8 @@ public final class CompressedTable implements DtmTable {
     private final MoveGenerator generator;
     /** The material after each capture or promotion, by {@link #exitCode}. */
     private final MaterialChange[] exits;
+    /** The lookup of any position (the {@link Tablebase}'s), for the moves that leave this table; set once, before any lookup. */
+    private ToIntFunction<Position> general;
 
     private CompressedTable(PositionIndex index, Color stored, Part[] parts, int blockEntries, byte properties, int dictionary, BlockCache cache) {
         this.index = index;
@@ -180,40 +193,67 @@ public final class CompressedTable implements DtmTable {
 
     /**
      * Writes the part holding indexes {@code lo .. hi - 1} from its result bytes {@code results} (the packed part's
-     * plane: entry {@code 2 * (index - lo) + side}) and the table's {@code late} plies, in the order of the lead that
-     * compresses a sample of blocks smallest, and returns the bytes written.
+     * plane: entry {@code 2 * (index - lo) + side}) and the table's {@code late} plies, and returns the bytes written.
+     * {@code byExits} (offsets {@code index - lo}, may be null) are the stored side's entries that their captures and
+     * promotions decide. Of every lead's order, with those entries marked and without, it writes the one whose sample
+     * of blocks compresses smallest.
      */
-    public static long write(PositionIndex index, long lo, long hi, byte[] results, LatePlies late, OutputStream out) throws IOException {
+    public static long write(PositionIndex index, long lo, long hi, byte[] results, BitSet byExits, LatePlies late, OutputStream out) throws IOException {
         if (results.length != 2 * (hi - lo)) throw new IllegalArgumentException(results.length + " results for " + 2 * (hi - lo) + " entries");
         int side = storedSide(index.material()).ordinal();
         byte[] ordered = new byte[Math.toIntExact(hi - lo)];
-        BlockOrder order = leastOrder(index, results, side, ordered.length, sampleOptions());
-        order.arrange(results, side, ordered);
-        return write(index, lo, hi, order, ordered, late, out);
+        Choice choice = leastOrder(index, results, side, byExits == null || byExits.isEmpty() ? null : byExits, ordered.length, sampleOptions());
+        choice.order().arrange(results, side, ordered);
+        BitSet marks = null;
+        if (choice.marked()) {
+            marks = new BitSet(ordered.length);
+            for (int at = byExits.nextSetBit(0); at >= 0; at = byExits.nextSetBit(at + 1)) marks.set((int) choice.order().stored(at));
+        }
+        return write(index, lo, hi, choice.order(), ordered, marks, late, out);
     }
 
-    /** Writes the part holding indexes {@code lo .. hi - 1}, the stored side's results already arranged in {@code order}. */
-    static long write(PositionIndex index, long lo, long hi, BlockOrder order, byte[] ordered, LatePlies late, OutputStream out) throws IOException {
+    /**
+     * Writes the part holding indexes {@code lo .. hi - 1}, the stored side's results already arranged in {@code order},
+     * the entries at {@code marks} (offsets in that order; null for none) marked as decided by their captures and promotions.
+     */
+    static long write(PositionIndex index, long lo, long hi, BlockOrder order, byte[] ordered, BitSet marks, LatePlies late, OutputStream out)
+            throws IOException {
         int side = storedSide(index.material()).ordinal(), blocks = (ordered.length + BLOCK - 1) / BLOCK;
         LZMA2Options options = options();
-        byte[] block = new byte[BLOCK];
         ByteBuffer head = ByteBuffer.allocate(HEADER + BLOCK_ENTRY * blocks).order(ByteOrder.LITTLE_ENDIAN);
         IndexedTable.putRange(head, MAGIC, index, lo, hi);
-        head.put((byte) side).put((byte) ((options.getPb() * 5 + options.getLp()) * 9 + options.getLc())).put((byte) order.lead).put((byte) 0);
+        head.put((byte) side).put((byte) ((options.getPb() * 5 + options.getLp()) * 9 + options.getLc())).put((byte) order.lead).put((byte) (marks == null ? 0 : MARKS_EXITS));
         head.putInt(options.getDictSize()).putInt(BLOCK).putInt(0); // the CRC-32, once the block table is known
-        ByteArrayOutputStream data = new ByteArrayOutputStream();
-        for (int j = 0; j < blocks; j++) {
-            int n = blockBytes(ordered, j * BLOCK, Math.min(BLOCK, ordered.length - j * BLOCK), block);
-            int start = data.size();
-            compress(block, n, options, data);
-            head.putLong(head.capacity() + (long) start).putInt(data.size() - start).putInt(crc(block, n));
+        // blocks compressed on every core (a small table's one part would leave all but one idle), laid out in order
+        List<Compressed> compressed = java.util.stream.IntStream.range(0, blocks).parallel()
+                .mapToObj(j -> compressed(ordered, marks, j * BLOCK, Math.min(BLOCK, ordered.length - j * BLOCK), options)).toList();
+        long offset = head.capacity();
+        for (Compressed c : compressed) {
+            head.putLong(offset).putInt(c.bytes().length).putInt(c.crc());
+            offset += c.bytes().length;
         }
         head.putInt(60, headerCrc(head.array()));
         out.write(head.array());
-        data.writeTo(out);
+        for (Compressed c : compressed) out.write(c.bytes());
         LatePlies stored = late.within(2 * lo, 2 * hi).side(side);
         stored.writeTo(out);
-        return head.capacity() + (long) data.size() + stored.bytes();
+        return offset + stored.bytes();
+    }
+
+    /** A block's LZMA stream, and the CRC-32 of the bytes it decompresses to. */
+    private record Compressed(byte[] bytes, int crc) {}
+
+    /** Compresses the {@code n} entries from {@code first} of {@code ordered} as {@link #blockBytes} lays them out. */
+    private static Compressed compressed(byte[] ordered, BitSet marks, int first, int n, LZMA2Options options) {
+        byte[] block = new byte[n];
+        blockBytes(ordered, marks, first, n, block);
+        ByteArrayOutputStream data = new ByteArrayOutputStream(n / 8);
+        try {
+            compress(block, n, options, data);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e); // into memory: not expected
+        }
+        return new Compressed(data.toByteArray(), crc(block, n));
     }
 
     /** The CRC-32 of a header and block table, bytes 60 .. 63 (where it is stored) left out. */
@@ -224,30 +264,47 @@ public final class CompressedTable implements DtmTable {
         return (int) crc.getValue();
     }
 
+    /** A part's blocks' order, and whether its entries decided by their captures and promotions are marked. */
+    private record Choice(BlockOrder order, boolean marked) {}
+
     /**
-     * The order of a part of {@code size} indexes whose sample of blocks ({@link #SAMPLE_BLOCKS}, spread evenly, each
-     * gathered from {@code results} alone) compresses smallest in fast mode, the index's own on a tie.
+     * The order of a part of {@code size} indexes, with {@code byExits} marked or not (null: not), whose sample of blocks
+     * ({@link #SAMPLE_BLOCKS}, spread evenly, each gathered from {@code results} alone) compresses smallest in fast
+     * mode; on a tie the index's own order, unmarked.
      */
-    private static BlockOrder leastOrder(PositionIndex index, byte[] results, int side, int size, LZMA2Options options) throws IOException {
+    private static Choice leastOrder(PositionIndex index, byte[] results, int side, BitSet byExits, int size, LZMA2Options options) {
         int blocks = (size + BLOCK - 1) / BLOCK, samples = Math.min(blocks, SAMPLE_BLOCKS);
-        byte[] sampled = new byte[BLOCK], block = new byte[BLOCK];
-        BlockOrder least = null;
+        Choice least = null;
         long leastBytes = Long.MAX_VALUE;
-        ByteArrayOutputStream sink = new ByteArrayOutputStream();
         for (int lead = 0; lead < BlockOrder.leads(index); lead++) {
             BlockOrder order = BlockOrder.of(index, size, lead);
-            sink.reset();
-            for (int t = 0; t < samples; t++) {
-                int first = (int) ((2L * t + 1) * blocks / (2L * samples)) * BLOCK, n = Math.min(BLOCK, size - first);
-                for (int k = 0; k < n; k++) sampled[k] = results[(int) (2 * order.canonical(first + k)) + side];
-                compress(block, blockBytes(sampled, 0, n, block), options, sink);
+            long[] bytes = java.util.stream.IntStream.range(0, samples).parallel().mapToObj(t -> {
+                int first = (int) ((2L * t + 1) * blocks / (2L * samples)) * BLOCK;
+                return sampleBytes(results, side, byExits, order, first, Math.min(BLOCK, size - first), options);
+            }).reduce((a, b) -> new long[] {a[0] + b[0], a[1] + b[1]}).orElseThrow();
+            if (bytes[0] < leastBytes) {
+                leastBytes = bytes[0];
+                least = new Choice(order, false);
             }
-            if (sink.size() < leastBytes) {
-                leastBytes = sink.size();
-                least = order;
+            if (byExits != null && bytes[1] < leastBytes) {
+                leastBytes = bytes[1];
+                least = new Choice(order, true);
             }
         }
         return least;
+    }
+
+    /** The compressed sizes of the block of {@code order} from {@code first}, unmarked and marked ({@code byExits}; null: not tried). */
+    private static long[] sampleBytes(byte[] results, int side, BitSet byExits, BlockOrder order, int first, int n, LZMA2Options options) {
+        byte[] sampled = new byte[n];
+        BitSet marks = new BitSet(n);
+        for (int k = 0; k < n; k++) {
+            long at = order.canonical(first + k);
+            sampled[k] = results[(int) (2 * at) + side];
+            if (byExits != null && byExits.get((int) at)) marks.set(k);
+        }
+        return new long[] {compressed(sampled, null, 0, n, options).bytes().length,
+                byExits == null ? Long.MAX_VALUE / 2 : compressed(sampled, marks, 0, n, options).bytes().length};
     }
 
     private static void compress(byte[] block, int n, LZMA2Options options, ByteArrayOutputStream out) throws IOException {
@@ -256,12 +313,16 @@ public final class CompressedTable implements DtmTable {
         }
     }
 
-    /** Copies {@code n} stored results from {@code first} of {@code ordered} into {@code block}, the don't-care ones filled; returns n. */
-    private static int blockBytes(byte[] ordered, int first, int n, byte[] block) {
+    /**
+     * Copies {@code n} stored results from {@code first} of {@code ordered} into {@code block}, those at {@code marks}
+     * (null: none) as {@link #MARK}, the don't-care ones as the byte before them; returns n.
+     */
+    private static int blockBytes(byte[] ordered, BitSet marks, int first, int n, byte[] block) {
         int previous = 0;
         for (int k = 0; k < n; k++) {
             byte result = ordered[first + k];
-            if (result == (byte) IndexedTable.NONE) result = (byte) previous;
+            if (marks != null && marks.get(first + k)) result = (byte) MARK;
+            else if (result == (byte) IndexedTable.NONE) result = (byte) previous;
             block[k] = result;
             previous = result;
         }
@@ -293,10 +354,10 @@ public final class CompressedTable implements DtmTable {
                     if (material != null && !material.equals(m)) throw new CorruptTableException(file + " holds " + m + ", not " + material + " as the other parts");
                     material = m;
                     long lo = range.lo(), hi = range.hi();
-                    int s = head.get(), props = head.get() & 0xFF, lead = head.get(), zero = head.get();
+                    int s = head.get(), props = head.get() & 0xFF, lead = head.get(), flags = head.get();
                     int dict = head.getInt(), entries = head.getInt(), crc = head.getInt();
                     if (index == null) index = new PositionIndex(m);
-                    if (s != storedSide(m).ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0 || zero != 0 || lead < 0 || lead >= BlockOrder.leads(index)
+                    if (s != storedSide(m).ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0 || (flags & ~MARKS_EXITS) != 0 || lead < 0 || lead >= BlockOrder.leads(index)
                             || (hi - lo) % index.restSize() != 0 || side >= 0 && (s != side || entries != blockEntries || dict != dictionary || props != (properties & 0xFF)))
                         throw new CorruptTableException(file + " has a header this reader does not know (side " + s + ", " + entries + " entries a block)");
                     side = s;
@@ -323,7 +384,7 @@ public final class CompressedTable implements DtmTable {
                     LatePlies late = LatePlies.read(channel, end, file, 2 * lo, 2 * hi);
                     for (int k = 0; k < late.size(); k++)
                         if ((late.entry(k) & 1) != s) throw new CorruptTableException(file + " lists a late ply of the side it does not store");
-                    parts.add(new Part(file, channel, lo, hi, BlockOrder.of(index, hi - lo, lead), offsets, lengths, crcs, new AtomicReferenceArray<>(blocks), late));
+                    parts.add(new Part(file, channel, lo, hi, BlockOrder.of(index, hi - lo, lead), (flags & MARKS_EXITS) != 0, offsets, lengths, crcs, new AtomicReferenceArray<>(blocks), late));
                 } catch (IOException | RuntimeException e) {
                     channel.close();
                     throw e;
@@ -360,47 +421,83 @@ public final class CompressedTable implements DtmTable {
         return index.index(p);
     }
 
-    @Override public int plyAt(long entry, Position p) { return result(entry) - 1; } // DRAW is 0
+    @Override public int plyAt(long entry, Position p) {
+        int r = result(entry);
+        return r == BY_EXITS ? plyByExits(p.squares(), p.sideToMove()) : r - 1; // DRAW is 0
+    }
+
+    /** Sets the lookup of any position (a {@link Tablebase}'s) that the moves out of this table go to; before any lookup. */
+    void lookUpWith(ToIntFunction<Position> general) { this.general = general; }
 
     /**
      * The ply of a legal position whose side to move this table does not store, from its moves: those that keep the
      * material read the stored side's byte straight from the squares (no position made, no legality to check: a
      * legal move leads to a legal position); a capture, a promotion or a double push makes the position after it
-     * (the smaller material from a table of exits made once) for {@code general}, the probe's lookup of any
-     * position; their plies fold as {@link PlyFold} says, checkmate or stalemate without moves.
+     * (the smaller material from a table of exits made once) for the general lookup; their plies fold as {@link
+     * PlyFold} says, checkmate or stalemate without moves.
      */
-    int plyBySearch(Position p, java.util.function.ToIntFunction<Position> general) {
+    int plyBySearch(Position p) {
         int[] squares = p.squares(), moves = new int[256];
-        int side = p.sideToMove().ordinal();
-        int n = generator.legalMoves(squares, side, moves);
+        Color side = p.sideToMove();
+        int n = generator.legalMoves(squares, side.ordinal(), moves);
         if (n == 0) return p.inCheck() ? 0 : -1;
         long occupied = MoveGenerator.occupied(squares);
         PlyFold fold = new PlyFold();
         long[] quiet = new long[n];
+        int[] quietMoves = new int[n];
         int quiets = 0;
         for (int k = 0; k < n; k++) {
-            int move = moves[k], mover = MoveGenerator.piece(move), from = squares[mover], after;
+            int move = moves[k], mover = MoveGenerator.piece(move), from = squares[mover];
             if (!MoveGenerator.staysInTable(occupied, move)) {
-                int captured = MoveGenerator.captured(squares, move), promotion = MoveGenerator.promotionCode(move);
-                MaterialChange change = exits[exitCode(captured, promotion == 0 ? -1 : mover, promotion)];
-                int[] next = new int[change.after().size()];
-                squares[mover] = MoveGenerator.to(move);
-                change.squares(squares, next);
-                squares[mover] = from;
-                after = general.applyAsInt(new Position(change.after(), next, p.sideToMove().opponent()));
+                fold.add(exitPly(squares, move, side));
             } else if (generator.isDoublePush(move)) { // the position after it may hold an en-passant right
-                after = general.applyAsInt(p.play(new Move(mover, from, MoveGenerator.to(move), -1)));
+                fold.add(general().applyAsInt(p.play(new Move(mover, from, MoveGenerator.to(move), -1))));
             } else {
                 squares[mover] = MoveGenerator.to(move);
-                quiet[quiets++] = index.index(squares);
+                quiet[quiets] = index.index(squares);
+                quietMoves[quiets++] = move;
                 squares[mover] = from;
-                continue;
             }
-            fold.add(after);
         }
         // the quiet moves' bytes read after every index is known, so that their reads overlap
-        for (int k = 0; k < quiets; k++) fold.add(result(quiet[k]) - 1);
+        for (int k = 0; k < quiets; k++) {
+            int r = result(quiet[k]);
+            if (r == BY_EXITS) {
+                int mover = MoveGenerator.piece(quietMoves[k]), from = squares[mover];
+                squares[mover] = MoveGenerator.to(quietMoves[k]);
+                fold.add(plyByExits(squares, side.opponent()));
+                squares[mover] = from;
+            } else {
+                fold.add(r - 1);
+            }
+        }
         return fold.ply();
+    }
+
+    /** The ply of a stored position that its captures and promotions decide: theirs folded. */
+    private int plyByExits(int[] squares, Color side) {
+        int[] moves = new int[256];
+        int n = generator.legalExits(squares, side.ordinal(), moves);
+        PlyFold fold = new PlyFold();
+        for (int k = 0; k < n; k++) fold.add(exitPly(squares, moves[k], side));
+        return fold.ply();
+    }
+
+    /** The ply after {@code move}, a capture or a promotion of {@code side}, in the smaller table it leads to. */
+    private int exitPly(int[] squares, int move, Color side) {
+        int mover = MoveGenerator.piece(move), from = squares[mover];
+        int captured = MoveGenerator.captured(squares, move), promotion = MoveGenerator.promotionCode(move);
+        MaterialChange change = exits[exitCode(captured, promotion == 0 ? -1 : mover, promotion)];
+        int[] next = new int[change.after().size()];
+        squares[mover] = MoveGenerator.to(move);
+        change.squares(squares, next);
+        squares[mover] = from;
+        return general().applyAsInt(new Position(change.after(), next, side.opponent()));
+    }
+
+    private ToIntFunction<Position> general() {
+        if (general == null) throw new IllegalStateException("the " + material + " table was opened alone: open it with Tablebase to reach the smaller tables");
+        return general;
     }
 
     /** Where {@link #exits} keeps the change of a capture of piece {@code captured} and a promotion of pawn {@code promoted} (-1: none). */
@@ -408,14 +505,18 @@ public final class CompressedTable implements DtmTable {
         return ((captured + 1) * (material.size() + 1) + promoted + 1) * (PieceType.PROMOTIONS.length + 1) + promotion;
     }
 
-    /** The stored side's result of an index, as {@link ResultPlane#result} (don't-care where the index has no canonical legal position). */
+    /**
+     * The stored side's result of an index, as {@link ResultPlane#result} (don't-care where the index has no canonical
+     * legal position), or {@link #BY_EXITS}.
+     */
     public int result(long i) {
         Part part = parts[parts.length == 1 ? 0 : part(i)];
         long at = part.order().stored(i - part.lo());
         int block = (int) byBlock.quotient(at);
         byte[] bytes = part.blocks().get(block);
         if (bytes == null) bytes = load(part, block);
-        return late.result(2 * i + storedSide, bytes[(int) (at - (long) block * blockEntries)] & 0xFF);
+        int b = bytes[(int) (at - (long) block * blockEntries)] & 0xFF;
+        return b == MARK && part.marksExits() ? BY_EXITS : late.result(2 * i + storedSide, b);
     }
 
     @Override public Move move(Position p, List<Move> legal) { return null; }

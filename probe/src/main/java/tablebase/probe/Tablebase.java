@@ -60,6 +60,7 @@ public final class Tablebase implements AutoCloseable {
     private Tablebase(Map<Material, DtmTable> tables, BlockCache cache) {
         this.tables = tables;
         this.cache = cache;
+        for (DtmTable table : tables.values()) if (table instanceof CompressedTable compressed) compressed.lookUpWith(this::ply);
     }
 
     /** Opens a table folder or a folder of them, mapping each packed file and checking its header: milliseconds. */
@@ -350,7 +351,7 @@ public final class Tablebase implements AutoCloseable {
         if (table.stores(position.sideToMove())) return table.ply(position);
         String illegal = position.illegalReason();
         if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
-        return ((CompressedTable) table).plyBySearch(position, this::ply); // only a compressed table leaves a side out
+        return ((CompressedTable) table).plyBySearch(position); // only a compressed table leaves a side out
     }
 
     /** Whether the side to move has a legal en-passant capture: a position its table does not hold. */

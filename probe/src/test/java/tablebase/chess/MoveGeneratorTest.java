@@ -17,9 +17,9 @@ class MoveGeneratorTest {
     private static int side(Position p) { return p.sideToMove() == Color.WHITE ? 0 : 1; }
 
     @Test
-    void movesAndUnmovesAreThoseOfThePositionRules() {
+    void movesExitsAndUnmovesAreThoseOfThePositionRules() {
         Random random = new Random(5);
-        int pins = 0;
+        int pins = 0, withExits = 0;
         for (String name : new String[] {"KQKR", "KBNKN", "KRBKR", "KQQKQ", "KNNK", "KPK", "KPKP", "KRPKR", "KQKP", "KPPKP"}) {
             Material material = Material.parse(name);
             MoveGenerator gen = new MoveGenerator(material);
@@ -31,6 +31,12 @@ class MoveGeneratorTest {
                 for (int k = 0; k < n; k++) fast.add(uci(BUFFER[k]));
                 for (Move m : p.legalMoves()) rules.add(m.uci());
                 assertEquals(rules, fast, p::toString);
+                Set<String> exits = new TreeSet<>(), leaving = new TreeSet<>();
+                n = gen.legalExits(squares, side(p), BUFFER);
+                for (int k = 0; k < n; k++) exits.add(uci(BUFFER[k]));
+                for (Move m : p.legalMoves()) if (m.isCapture() || m.promotion() != null) leaving.add(m.uci());
+                assertEquals(leaving, exits, p::toString);
+                if (!exits.isEmpty()) withExits++;
                 if (!p.inCheck()) {
                     long pinned = gen.pinned(squares, side(p), MoveGenerator.occupied(squares), gen.occupiedBy(squares, side(p)));
                     assertEquals(exposing(gen, squares, side(p)), pinned, p::toString);
@@ -60,6 +66,7 @@ class MoveGeneratorTest {
             }
         }
         assertTrue(pins > 1_000, pins + " positions with a pinned piece");
+        assertTrue(withExits > 50_000, withExits + " positions with a capture or a promotion");
     }
 
     /** The pieces of {@code side} but the king whose removal would leave their king attacked. */

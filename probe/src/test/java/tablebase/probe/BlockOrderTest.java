@@ -100,7 +100,7 @@ class BlockOrderTest {
         BlockOrder order = BlockOrder.of(index, hi - lo, lead);
         order.arrange(part, CompressedTable.storedSide(index.material()).ordinal(), ordered);
         try (OutputStream out = Files.newOutputStream(file)) {
-            CompressedTable.write(index, lo, hi, order, ordered, late, out);
+            CompressedTable.write(index, lo, hi, order, ordered, null, late, out);
         }
     }
 
@@ -115,13 +115,13 @@ class BlockOrderTest {
         byte[] results = new byte[(int) (2 * size)];
         for (int at = 0; at < size; at++) results[2 * at] = (byte) (1 + at % 48 * 5 + random.nextInt(2));
         ByteArrayOutputStream chosen = new ByteArrayOutputStream();
-        CompressedTable.write(index, 0, size, results, LatePlies.NONE, chosen);
+        CompressedTable.write(index, 0, size, results, null, LatePlies.NONE, chosen);
         long[] forced = new long[BlockOrder.leads(index)];
         for (int lead = 0; lead < forced.length; lead++) {
             byte[] ordered = new byte[(int) size];
             BlockOrder order = BlockOrder.of(index, size, lead);
             order.arrange(results, 0, ordered);
-            forced[lead] = CompressedTable.write(index, 0, size, order, ordered, LatePlies.NONE, OutputStream.nullOutputStream());
+            forced[lead] = CompressedTable.write(index, 0, size, order, ordered, null, LatePlies.NONE, OutputStream.nullOutputStream());
             assertTrue(chosen.size() <= forced[lead], chosen.size() + " bytes chosen, " + forced[lead] + " with lead " + lead);
         }
         assertTrue(forced[1] < forced[0], forced[1] + " bytes with the pawn in front, " + forced[0] + " in the index's order");

@@ -8,6 +8,7 @@ import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -126,7 +127,7 @@ public final class TableExport {
     private static SliceFiles writeSlice(String staging, PositionIndex index, int k, BestMoves b, int parts, long[] starts, boolean wholePart,
                                          Configuration hadoop) throws IOException {
         Map<String, Object> rows = writeRows(staging, index, k, b, hadoop);
-        return wholePart ? new SliceFiles(rows, writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), b.late(), hadoop), null)
+        return wholePart ? new SliceFiles(rows, writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop), null)
                 : new SliceFiles(rows, null, writePiece(staging, b, hadoop));
     }
 
@@ -185,33 +186,40 @@ public final class TableExport {
      * A part of the table from index {@code lo}, per entry {@code 2 * (index - lo) + side}: its result bytes and late
      * plies, the packed file's move byte (the best move's rank among the sorted legal moves, or {@link IndexedTable#NO_MOVE}) and the
      * best move itself for the Parquet rows ({@link PositionRows#moveCode}, or {@link PositionRows#NO_MOVE}), so that
-     * the rows need no second move generation.
+     * the rows need no second move generation; and by {@code index - lo}, the entries of the compressed table's side that
+     * their captures and promotions decide ({@link Successors#exitsDecide}).
      */
-    record BestMoves(long lo, byte[] results, LatePlies late, byte[] ranks, short[] moves) implements Serializable {}
+    record BestMoves(long lo, byte[] results, LatePlies late, byte[] ranks, short[] moves, BitSet byExits) implements Serializable {}
 
     /** The export kernel: the best moves of indexes {@code lo..hi-1}, the table's results read through {@code successors}. */
     static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi) {
-        int entries = Math.toIntExact(2 * (hi - lo));
+        int entries = Math.toIntExact(2 * (hi - lo)), stored = CompressedTable.storedSide(index.material()).ordinal();
         byte[] results = new byte[entries], ranks = new byte[entries];
         successors.ownResults().bytes().copy(2 * lo, results, 0, entries);
         LatePlies late = successors.ownResults().late().within(2 * lo, 2 * hi);
         short[] codes = new short[entries];
+        BitSet byExits = new BitSet();
         int[] squares = new int[index.material().size()], moves = new int[256];
         for (long i = lo; i < hi; i++) {
             boolean decoded = false;
             for (int s = 0; s < 2; s++) {
-                int at = (int) (2 * (i - lo) + s), result = late.result(2 * i + s, results[at] & 0xFF);
+                int at = (int) (2 * (i - lo) + s), b = results[at] & 0xFF, result = late.result(2 * i + s, b);
                 ranks[at] = (byte) IndexedTable.NO_MOVE;
                 codes[at] = PositionRows.NO_MOVE;
-                if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result == 1) continue;
+                // a best move for a win or a loss (not checkmate); a mark for the stored side's legal entries, but a listed late ply's
+                boolean best = result != SolvedTable.NONE && result != SolvedTable.DRAW && result != 1, markable = s == stored && result == b;
+                if (!best && !markable) continue;
                 if (!decoded) decoded = index.decode(i, squares);
-                int rank = successors.bestMoveRank(squares, s, result, moves);
+                int n = best ? successors.sortedLegalMoves(squares, s, moves) : successors.legalExits(squares, s, moves);
+                if (markable && successors.exitsDecide(squares, s, result, moves, n)) byExits.set((int) (i - lo));
+                if (!best) continue;
+                int rank = successors.bestMoveRank(squares, s, result, moves, n);
                 if (rank >= IndexedTable.NO_MOVE) throw new IllegalStateException(rank + " moves do not fit the move byte");
                 ranks[at] = (byte) rank;
                 codes[at] = PositionRows.moveCode(moves[rank]);
             }
         }
-        return new BestMoves(lo, results, late, ranks, codes);
+        return new BestMoves(lo, results, late, ranks, codes, byExits);
     }
 
     /** Each part's range of king pairs cut into {@code perPart} slices (fewer where it has fewer king pairs): where each starts, then the size. */
@@ -229,14 +237,14 @@ public final class TableExport {
 
     /** Writes the packed and compressed part files starting at index {@code lo} from its planes and late plies, and returns their manifest entries. */
     private static PartFiles writePart(String staging, PositionIndex index, int parts, long[] starts, long lo, byte[] results, byte[] ranks,
-                                       LatePlies late, Configuration hadoop) throws IOException {
+                                       BitSet byExits, LatePlies late, Configuration hadoop) throws IOException {
         int k = java.util.Arrays.binarySearch(starts, lo);
         long hi = starts[k + 1];
         String name = IndexedTable.partName(index.material(), k, parts);
         String sha256 = writeAside(new Path(staging, name), hadoop, out -> IndexedTable.writePart(index, lo, hi, results, ranks, late, out));
         long[] bytes = new long[1];
         String compressedName = CompressedTable.partName(index.material(), k, parts);
-        String compressedSha256 = writeAside(new Path(staging, compressedName), hadoop, out -> bytes[0] = CompressedTable.write(index, lo, hi, results, late, out));
+        String compressedSha256 = writeAside(new Path(staging, compressedName), hadoop, out -> bytes[0] = CompressedTable.write(index, lo, hi, results, byExits, late, out));
         long packedBytes = IndexedTable.partSize(lo, hi) + late.within(2 * lo, 2 * hi).bytes();
         return new PartFiles(partEntry(name, packedBytes, sha256, lo, hi), partEntry(compressedName, bytes[0], compressedSha256, lo, hi));
     }
@@ -248,7 +256,10 @@ public final class TableExport {
         return file;
     }
 
-    /** A slice's planes in a file of their own, for the part they belong to: its results, then its move ranks and late plies. */
+    /**
+     * A slice's planes in a file of their own, for the part they belong to: its results, its move ranks, the entries
+     * its captures and promotions decide (an int32 length, then {@link BitSet#toByteArray}) and its late plies.
+     */
     record Piece(String uri, long lo, long hi) implements Serializable {}
 
     private static Piece writePiece(String staging, BestMoves b, Configuration hadoop) throws IOException {
@@ -256,6 +267,11 @@ public final class TableExport {
         writeAside(file, hadoop, out -> {
             out.write(b.results());
             out.write(b.ranks());
+            byte[] byExits = b.byExits().toByteArray();
+            java.io.DataOutputStream data = new java.io.DataOutputStream(out);
+            data.writeInt(byExits.length);
+            data.write(byExits);
+            data.flush();
             b.late().writeTo(out);
         });
         return new Piece(file.toString(), b.lo(), b.lo() + b.results().length / 2);
@@ -268,6 +284,7 @@ public final class TableExport {
         return jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> {
             int entries = Math.toIntExact(2 * (starts[k + 1] - starts[k]));
             byte[] results = new byte[entries], ranks = new byte[entries];
+            BitSet byExits = new BitSet();
             List<LatePlies> late = new ArrayList<>();
             for (Piece piece : pieces) {
                 if (piece.lo() < starts[k] || piece.lo() >= starts[k + 1]) continue;
@@ -276,10 +293,14 @@ public final class TableExport {
                 try (org.apache.hadoop.fs.FSDataInputStream in = file.getFileSystem(smaller.hadoop()).open(file)) {
                     in.readFully(results, at, n);
                     in.readFully(ranks, at, n);
+                    byte[] bits = new byte[in.readInt()];
+                    in.readFully(bits);
+                    BitSet pieceBits = BitSet.valueOf(bits);
+                    for (int j = pieceBits.nextSetBit(0); j >= 0; j = pieceBits.nextSetBit(j + 1)) byExits.set(at / 2 + j);
                     late.add(LatePlies.parse(in.readAllBytes(), piece.uri(), 2 * piece.lo(), 2 * piece.hi()));
                 }
             }
-            return writePart(staging, index, parts, starts, starts[k], results, ranks, LatePlies.union(late), smaller.hadoop());
+            return writePart(staging, index, parts, starts, starts[k], results, ranks, byExits, LatePlies.union(late), smaller.hadoop());
         }).collect();
     }
 

@@ -98,14 +98,32 @@ public final class Successors {
         return fold.result();
     }
 
+    /** The legal moves of {@code side} on {@code squares}, as {@link MoveGenerator#sortedLegalMoves} ranks them, into {@code moves}; their count. */
+    public int sortedLegalMoves(int[] squares, int side, int[] moves) { return gen.sortedLegalMoves(squares, side, moves); }
+
+    /** The captures and promotions of {@code side} on {@code squares} ({@link MoveGenerator#legalExits}) into {@code moves}; their count. */
+    public int legalExits(int[] squares, int side, int[] moves) { return gen.legalExits(squares, side, moves); }
+
     /**
-     * The rank among {@link MoveGenerator#sortedLegalMoves} of the best move of a position whose result is {@code result}, or -1
-     * (a draw, checkmate). The winner's first move into a position lost one ply earlier (a fastest mate); the
-     * loser's first move into a position won one ply earlier (the longest defence).
+     * Whether the captures and promotions among a position's {@code n} legal {@code moves} give its result {@code
+     * result}, {@code side} to move: a prober then finds the result from them alone, so that a compressed table may mark
+     * the entry instead. They do when one leads where the best moves lead (a draw for a draw; else the ply before):
+     * no capture of a drawn position wins, none of a won one mates sooner, none of a lost one holds out longer.
      */
-    public int bestMoveRank(int[] squares, int side, int result, int[] moves) {
-        if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result == 1) return -1;
-        int n = gen.sortedLegalMoves(squares, side, moves);
+    public boolean exitsDecide(int[] squares, int side, int result, int[] moves, int n) {
+        int wanted = result == SolvedTable.DRAW ? SolvedTable.DRAW : result - 1;
+        long occupied = MoveGenerator.occupied(squares);
+        for (int k = 0; k < n; k++) if (!MoveGenerator.staysInTable(occupied, moves[k]) && exitResult(squares, moves[k], 1 - side) == wanted) return true;
+        return false;
+    }
+
+    /**
+     * The rank among a position's {@code n} legal {@code moves}, sorted as {@link #sortedLegalMoves} sorts them, of its
+     * best move, its result being {@code result} (a win or a loss, not checkmate). The winner's first move into a
+     * position lost one ply earlier (a fastest mate); the loser's first move into a position won one ply earlier (the
+     * longest defence).
+     */
+    public int bestMoveRank(int[] squares, int side, int result, int[] moves, int n) {
         for (int k = 0; k < n; k++) if (resultAfter(squares, moves[k], 1 - side) == result - 1) return k;
         throw new TableInvariantException("no move of " + index.material().name() + " entry " + index.index(squares)
                 + " side " + side + " leads to the ply before its result " + result);
