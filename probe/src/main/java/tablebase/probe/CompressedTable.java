@@ -222,7 +222,8 @@ public final class CompressedTable implements DtmTable {
         LZMA2Options options = options();
         ByteBuffer head = ByteBuffer.allocate(HEADER + BLOCK_ENTRY * blocks).order(ByteOrder.LITTLE_ENDIAN);
         IndexedTable.putRange(head, MAGIC, index, lo, hi);
-        head.put((byte) side).put((byte) ((options.getPb() * 5 + options.getLp()) * 9 + options.getLc())).put((byte) order.lead).put((byte) (marks == null ? 0 : MARKS_EXITS));
+        head.put((byte) side).put((byte) ((options.getPb() * 5 + options.getLp()) * 9 + options.getLc())).put((byte) order.lead)
+                .put((byte) (marks == null ? 0 : MARKS_EXITS));
         head.putInt(options.getDictSize()).putInt(BLOCK).putInt(0); // the CRC-32, once the block table is known
         // blocks compressed on every core (a small table's one part would leave all but one idle), laid out in order
         List<Compressed> compressed = java.util.stream.IntStream.range(0, blocks).parallel()
@@ -302,7 +303,10 @@ public final class CompressedTable implements DtmTable {
         }).reduce((a, b) -> new long[] {a[0] + b[0], a[1] + b[1]}).orElseThrow();
     }
 
-    /** The compressed sizes of the block of {@code order} from {@code first}: unmarked ({@code plain}), marked ({@code byExits}); Long.MAX_VALUE / 2 where not tried. */
+    /**
+     * The compressed sizes of the block of {@code order} from {@code first}: unmarked ({@code plain}), marked ({@code
+     * byExits}); Long.MAX_VALUE / 2 where not tried.
+     */
     private static long[] sampleBytes(byte[] results, int side, boolean plain, BitSet byExits, BlockOrder order, int first, int n, LZMA2Options options) {
         byte[] sampled = new byte[n];
         BitSet marks = new BitSet(n);

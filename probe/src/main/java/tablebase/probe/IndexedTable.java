@@ -181,6 +181,9 @@ public final class IndexedTable implements DtmTable {
     @Override public void close() {}
 
 
+    /** The result plane, both sides to move: what the writer reads of a table it compresses again. */
+    public ResultPlane resultPlane() { return results; }
+
     /** The result of entry {@code 2 * index + side} ({@link ResultPlane#result}): what the generator reads of a smaller table. */
     public int result(long entry) { return results.result(entry); }
 

@@ -73,6 +73,7 @@ public final class TableExport {
         Material material = table.material();
         PositionIndex index = table.index();
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        boolean markCaptures = Boolean.parseBoolean(tablebase.generate.TableSolver.setting(jsc, MARK_CAPTURES, "false"));
         String staging = folder.staging().toString(), planes = new Path(staging, RESULT_PLANES).toString();
         try {
             long[] starts = IndexedTable.partStarts(index, entriesPerFile);
@@ -86,14 +87,16 @@ public final class TableExport {
                 // solved in one task and written in one slice: that task's block is the whole table, read where it is
                 jsc.setJobDescription(description);
                 written = table.blocks().map(b -> writeSlice(staging, index, 0, bestMoves(new Successors(material,
-                        new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size()), parts, starts, true, smaller.hadoop())).collect();
+                        new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size(), markCaptures),
+                        parts, starts, true, smaller.hadoop())).collect();
             } else {
                 jsc.setJobDescription(material.name() + ": result planes");
                 List<PlaneFile> files = table.blocks().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
                 planeFiles = files;
                 jsc.setJobDescription(description);
                 written = jsc.parallelize(IntStream.range(0, slices.length - 1).boxed().toList(), slices.length - 1).map(k -> writeSlice(staging, index, k,
-                        bestMoves(successors(material, files, smaller), index, slices[k], slices[k + 1]), parts, starts, wholeParts, smaller.hadoop())).collect();
+                        bestMoves(successors(material, files, smaller), index, slices[k], slices[k + 1], markCaptures),
+                        parts, starts, wholeParts, smaller.hadoop())).collect();
             }
             List<PartFiles> partFiles = wholeParts ? written.stream().map(SliceFiles::part).toList()
                     : joinPieces(jsc, staging, index, starts, written.stream().map(SliceFiles::piece).toList(), smaller);
@@ -110,6 +113,13 @@ public final class TableExport {
             jsc.setJobDescription(null);
         }
     }
+
+    /**
+     * The Spark property that has the compressed tables mark the entries their captures and promotions decide, where
+     * that compresses a part smaller (KPKP 600 KB against 700 KB, KBNKN 6.8 MB against 10.1 MB, KRPKR 42.1 MB against
+     * 56.6 MB); their lookups then search those moves (KPKP's 6 to 14 times slower). Off unless set to true.
+     */
+    public static final String MARK_CAPTURES = "spark.tablebase.markCaptures";
 
     /** The fewest entries a slice gets when its part has more: a task's start costs more than writing fewer. */
     static final long MIN_SLICE_ENTRIES = 1L << 22;
@@ -187,12 +197,15 @@ public final class TableExport {
      * plies, the packed file's move byte (the best move's rank among the sorted legal moves, or {@link IndexedTable#NO_MOVE}) and the
      * best move itself for the Parquet rows ({@link PositionRows#moveCode}, or {@link PositionRows#NO_MOVE}), so that
      * the rows need no second move generation; and by {@code index - lo}, the entries of the compressed table's side that
-     * their captures and promotions decide ({@link Successors#exitsDecide}).
+     * their captures and promotions decide ({@link Successors#exitsDecide}), empty unless asked for.
      */
     record BestMoves(long lo, byte[] results, LatePlies late, byte[] ranks, short[] moves, BitSet byExits) implements Serializable {}
 
-    /** The export kernel: the best moves of indexes {@code lo..hi-1}, the table's results read through {@code successors}. */
-    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi) {
+    /**
+     * The export kernel: the best moves of indexes {@code lo..hi-1}, the table's results read through {@code
+     * successors}, and with {@code markCaptures} the entries their captures and promotions decide.
+     */
+    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, boolean markCaptures) {
         int entries = Math.toIntExact(2 * (hi - lo)), stored = CompressedTable.storedSide(index.material()).ordinal();
         byte[] results = new byte[entries], ranks = new byte[entries];
         successors.ownResults().bytes().copy(2 * lo, results, 0, entries);
@@ -207,7 +220,7 @@ public final class TableExport {
                 ranks[at] = (byte) IndexedTable.NO_MOVE;
                 codes[at] = PositionRows.NO_MOVE;
                 // a best move for a win or a loss (not checkmate); a mark for the stored side's legal entries, but a listed late ply's
-                boolean best = result != SolvedTable.NONE && result != SolvedTable.DRAW && result != 1, markable = s == stored && result == b;
+                boolean best = result != SolvedTable.NONE && result != SolvedTable.DRAW && result != 1, markable = markCaptures && s == stored && result == b;
                 if (!best && !markable) continue;
                 if (!decoded) decoded = index.decode(i, squares);
                 int n = best ? successors.sortedLegalMoves(squares, s, moves) : successors.legalExits(squares, s, moves);

@@ -5,27 +5,34 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tablebase.GeneratedTables;
 import tablebase.chess.Color;
 import tablebase.chess.Material;
+import tablebase.chess.MaterialChange;
 import tablebase.chess.Position;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.BlockCache;
 import tablebase.probe.CompressedTable;
+import tablebase.probe.IndexedTable;
 import tablebase.probe.SampleCheck;
 import tablebase.probe.Tablebase;
+import tablebase.table.Successors;
 
 /**
  * {@code jobs/verify --sample}: random positions of KPKP and its smaller tables (pawns, promotions, en passant)
- * against their moves find nothing wrong; one result byte changed in a copy of the packed file is found. Every KPKP
- * position of the compressed file's side, many of them marked as decided by their captures and promotions, reads
- * as the packed file says.
+ * against their moves find nothing wrong; one result byte changed in a copy of the packed file is found. With
+ * KPKP's compressed file written again marking the entries its captures and promotions decide, every position of
+ * its side reads as the packed file says.
  */
 class SampleCheckTest {
     @Test
@@ -42,12 +49,7 @@ class SampleCheckTest {
 
         // a copy of the tables, with one won KPKP position's result byte made a ply longer in the packed file
         Path copy = dir.resolve("tables");
-        try (Stream<Path> files = Files.walk(root)) {
-            for (Path f : files.filter(f -> !f.toString().contains("parquet")).toList()) {
-                Path to = copy.resolve(root.relativize(f).toString());
-                if (Files.isDirectory(f)) Files.createDirectories(to); else Files.copy(f, to);
-            }
-        }
+        copyTables(root, copy);
         Material material = Material.parse("KPKP");
         PositionIndex index = new PositionIndex(material);
         Path part = copy.resolve("kpkp").resolve("kpkp.tbl");
@@ -75,14 +77,30 @@ class SampleCheckTest {
     }
 
     @Test
-    void everyPositionOfTheCompressedSideReadsAsPackedWhereItsCapturesDecideItToo() throws Exception {
-        Path kpkp = GeneratedTables.folder("KPKP");
+    void everyPositionReadsAsPackedWhereTheCompressedFileMarksThoseItsCapturesDecide(@TempDir Path dir) throws Exception {
+        Path root = GeneratedTables.folder("KPKP").getParent(), copy = dir.resolve("tables");
+        copyTables(root, copy);
         Material material = Material.parse("KPKP");
         PositionIndex index = new PositionIndex(material);
+        // KPKP's compressed file written again as the export writes it with spark.tablebase.markCaptures=true
+        Map<Material, IndexedTable> smaller = new HashMap<>();
+        for (MaterialChange.Exit e : MaterialChange.exits(material)) {
+            Material after = e.change().after();
+            if (after.size() > 2 && !smaller.containsKey(after))
+                smaller.put(after, IndexedTable.open(copy.resolve(after.name().toLowerCase(Locale.ROOT)).resolve(IndexedTable.partName(after, 0, 1))));
+        }
+        IndexedTable packedKpkp = IndexedTable.open(copy.resolve("kpkp").resolve("kpkp.tbl"));
+        TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), true);
+        Path cdtm = copy.resolve("kpkp").resolve("kpkp.cdtm");
+        try (OutputStream out = Files.newOutputStream(cdtm)) {
+            CompressedTable.write(index, 0, index.size(), b.results(), b.byExits(), b.late(), out);
+        }
+        assertEquals(1, Files.readAllBytes(cdtm)[51], "the writer marks KPKP, a quarter of whose White positions its captures decide");
+
         Color stored = CompressedTable.storedSide(material);
         long marked = 0, checked = 0;
-        try (Tablebase packed = open(kpkp.getParent(), Tablebase.Source.PACKED); Tablebase compressed = open(kpkp.getParent(), Tablebase.Source.COMPRESSED_FIRST)) {
-            CompressedTable alone = CompressedTable.open(List.of(kpkp.resolve("kpkp.cdtm")), new BlockCache(1 << 26));
+        try (Tablebase packed = open(copy, Tablebase.Source.PACKED); Tablebase compressed = open(copy, Tablebase.Source.COMPRESSED_FIRST)) {
+            CompressedTable alone = CompressedTable.open(List.of(cdtm), new BlockCache(1 << 26));
             for (long i = 0; i < index.size(); i++) {
                 Position p = index.position(i, stored);
                 if (p == null || index.index(p) != i || !p.isLegal()) continue;
@@ -91,9 +109,22 @@ class SampleCheckTest {
                 checked++;
             }
             alone.close();
+            // Black to move searches White's positions, marked ones among them; best moves too
+            SampleCheck.Report r = SampleCheck.run(packed, compressed, material, 20_000, 11);
+            assertEquals(0, r.mismatches(), r.firstMismatch());
         }
-        // the writer marks where that compresses smaller: in KPKP, where a quarter of White's positions are decided so
+        assertEquals(b.byExits().cardinality(), marked);
         assertTrue(marked > checked / 10, marked + " of " + checked + " positions marked");
+    }
+
+    /** Copies a folder of tables, their Parquet rows left out. */
+    private static void copyTables(Path root, Path copy) throws Exception {
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path f : files.filter(f -> !f.toString().contains("parquet")).toList()) {
+                Path to = copy.resolve(root.relativize(f).toString());
+                if (Files.isDirectory(f)) Files.createDirectories(to); else Files.copy(f, to);
+            }
+        }
     }
 
     private static Tablebase open(Path folder, Tablebase.Source source) throws Exception {
