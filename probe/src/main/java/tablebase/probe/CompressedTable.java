@@ -456,8 +456,7 @@ public final class CompressedTable implements DtmTable {
         long occupied = MoveGenerator.occupied(squares);
         PlyFold fold = new PlyFold();
         long[] quiet = new long[n];
-        int[] quietMoves = new int[n];
-        int quiets = 0;
+        int quiets = 0; // moves[0 .. quiets - 1] become the quiet moves, quiet[] their indexes
         for (int k = 0; k < n; k++) {
             int move = moves[k], mover = MoveGenerator.piece(move), from = squares[mover];
             if (!MoveGenerator.staysInTable(occupied, move)) {
@@ -467,7 +466,7 @@ public final class CompressedTable implements DtmTable {
             } else {
                 squares[mover] = MoveGenerator.to(move);
                 quiet[quiets] = index.index(squares);
-                quietMoves[quiets++] = move;
+                moves[quiets++] = move;
                 squares[mover] = from;
             }
         }
@@ -475,8 +474,8 @@ public final class CompressedTable implements DtmTable {
         for (int k = 0; k < quiets; k++) {
             int r = result(quiet[k]);
             if (r == BY_EXITS) {
-                int mover = MoveGenerator.piece(quietMoves[k]), from = squares[mover];
-                squares[mover] = MoveGenerator.to(quietMoves[k]);
+                int mover = MoveGenerator.piece(moves[k]), from = squares[mover];
+                squares[mover] = MoveGenerator.to(moves[k]);
                 fold.add(plyByExits(squares, side.opponent()));
                 squares[mover] = from;
             } else {
