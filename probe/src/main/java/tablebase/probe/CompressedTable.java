@@ -249,8 +249,8 @@ public final class CompressedTable implements DtmTable {
         byte[] block = new byte[n];
         blockBytes(ordered, marks, first, n, block);
         ByteArrayOutputStream data = new ByteArrayOutputStream(n / 8);
-        try {
-            compress(block, n, options, data);
+        try (LZMAOutputStream lzma = new LZMAOutputStream(data, options, false)) {
+            lzma.write(block, 0, n);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e); // into memory: not expected
         }
@@ -317,12 +317,6 @@ public final class CompressedTable implements DtmTable {
         }
         return new long[] {plain ? compressed(sampled, null, 0, n, options).bytes().length : Long.MAX_VALUE / 2,
                 byExits == null ? Long.MAX_VALUE / 2 : compressed(sampled, marks, 0, n, options).bytes().length};
-    }
-
-    private static void compress(byte[] block, int n, LZMA2Options options, ByteArrayOutputStream out) throws IOException {
-        try (LZMAOutputStream lzma = new LZMAOutputStream(out, options, false)) {
-            lzma.write(block, 0, n);
-        }
     }
 
     /**

@@ -224,9 +224,10 @@ public final class TableExport {
                 if (!best && !markable) continue;
                 if (!decoded) decoded = index.decode(i, squares);
                 int n = best ? successors.sortedLegalMoves(squares, s, moves) : successors.legalExits(squares, s, moves);
-                if (markable && successors.exitsDecide(squares, s, result, moves, n)) byExits.set((int) (i - lo));
+                int rank = best ? successors.bestMoveRank(squares, s, result, moves, n) : 0;
+                // the moves ranked before the best one do not reach its ply: the marks need look from it on
+                if (markable && successors.exitsDecide(squares, s, result, moves, rank, n)) byExits.set((int) (i - lo));
                 if (!best) continue;
-                int rank = successors.bestMoveRank(squares, s, result, moves, n);
                 if (rank >= IndexedTable.NO_MOVE) throw new IllegalStateException(rank + " moves do not fit the move byte");
                 ranks[at] = (byte) rank;
                 codes[at] = PositionRows.moveCode(moves[rank]);

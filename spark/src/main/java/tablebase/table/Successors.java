@@ -105,15 +105,16 @@ public final class Successors {
     public int legalExits(int[] squares, int side, int[] moves) { return gen.legalExits(squares, side, moves); }
 
     /**
-     * Whether the captures and promotions among a position's {@code n} legal {@code moves} give its result {@code
-     * result}, {@code side} to move: a prober then finds the result from them alone, so that a compressed table may mark
-     * the entry instead. They do when one leads where the best moves lead (a draw for a draw; else the ply before):
-     * no capture of a drawn position wins, none of a won one mates sooner, none of a lost one holds out longer.
+     * Whether the captures and promotions among a position's legal {@code moves} give its result {@code result},
+     * {@code side} to move: a prober then finds the result from them alone, so that a compressed table may mark the
+     * entry instead. They do when one leads where the best moves lead (a draw for a draw; else the ply before): no
+     * capture of a drawn position wins, none of a won one mates sooner, none of a lost one holds out longer. Only
+     * {@code moves[first .. n - 1]} are looked at: those before {@code first} are known not to lead there.
      */
-    public boolean exitsDecide(int[] squares, int side, int result, int[] moves, int n) {
+    public boolean exitsDecide(int[] squares, int side, int result, int[] moves, int first, int n) {
         int wanted = result == SolvedTable.DRAW ? SolvedTable.DRAW : result - 1;
         long occupied = MoveGenerator.occupied(squares);
-        for (int k = 0; k < n; k++) if (!MoveGenerator.staysInTable(occupied, moves[k]) && exitResult(squares, moves[k], 1 - side) == wanted) return true;
+        for (int k = first; k < n; k++) if (!MoveGenerator.staysInTable(occupied, moves[k]) && exitResult(squares, moves[k], 1 - side) == wanted) return true;
         return false;
     }
 
