@@ -13,6 +13,9 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.stream.IntStream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -65,7 +68,9 @@ public final class TableExport {
      * one task solved the table and one slice writes it): first each solved block's result plane, then, per slice of
      * a part file of {@code entriesPerFile} entries at most, the best moves (from the result planes and {@code
      * smaller}'s files, mapped), the slice's Parquet file and the packed and compressed part (or its piece, which a
-     * last job joins into the part); for KBNK the seed file. A part gets as many slices as it takes for every core to
+     * last job joins into the part); for KBNK the seed file, in a job beside the slices'. Where the slices are fewer
+     * than the cores, each slice's task uses the idle ones (its best moves on every core, its rows beside its part
+     * files). A part gets as many slices as it takes for every core to
      * write rows, none smaller than {@link #MIN_SLICE_ENTRIES}. The driver gets figures and checksums.
      */
     public static Map<String, Object> write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
@@ -75,42 +80,71 @@ public final class TableExport {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         boolean markCaptures = Boolean.parseBoolean(tablebase.generate.TableSolver.setting(jsc, MARK_CAPTURES, "false"));
         String staging = folder.staging().toString(), planes = new Path(staging, RESULT_PLANES).toString();
+        FutureTask<Map<String, Object>> seed = null;
         try {
             long[] starts = IndexedTable.partStarts(index, entriesPerFile);
             int parts = starts.length - 1;
             long[] slices = slices(index, starts, slicesPerPart(index, parts, jsc.defaultParallelism()));
             boolean wholeParts = slices.length == starts.length;
-            List<PlaneFile> planeFiles = List.of();
+            // a job of fewer slices than cores would leave cores idle: its tasks use them (best moves on every core,
+            // the Parquet rows beside the part files)
+            boolean spareCores = slices.length - 1 < jsc.defaultParallelism();
             List<SliceFiles> written;
             String description = material.name() + ": best moves, Parquet rows and packed files";
             if (table.blocks().getNumPartitions() == 1 && slices.length == 2 && !material.equals(PackedTable.KBNK)) {
                 // solved in one task and written in one slice: that task's block is the whole table, read where it is
                 jsc.setJobDescription(description);
                 written = table.blocks().map(b -> writeSlice(staging, index, 0, bestMoves(new Successors(material,
-                        new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size(), markCaptures),
-                        parts, starts, true, smaller.hadoop())).collect();
+                        new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size(), markCaptures, spareCores),
+                        parts, starts, true, spareCores, smaller.hadoop())).collect();
             } else {
                 jsc.setJobDescription(material.name() + ": result planes");
                 List<PlaneFile> files = table.blocks().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
-                planeFiles = files;
+                if (material.equals(PackedTable.KBNK)) // a job of its own, run beside the slices' on the cores they leave
+                    seed = started("seed file", () -> {
+                        jsc.setJobDescription(material.name() + ": the seed's file");
+                        return writeSeed(jsc, staging, index, files, smaller);
+                    });
                 jsc.setJobDescription(description);
                 written = jsc.parallelize(IntStream.range(0, slices.length - 1).boxed().toList(), slices.length - 1).map(k -> writeSlice(staging, index, k,
-                        bestMoves(successors(material, files, smaller), index, slices[k], slices[k + 1], markCaptures),
-                        parts, starts, wholeParts, smaller.hadoop())).collect();
+                        bestMoves(successors(material, files, smaller), index, slices[k], slices[k + 1], markCaptures, spareCores),
+                        parts, starts, wholeParts, spareCores, smaller.hadoop())).collect();
             }
             List<PartFiles> partFiles = wholeParts ? written.stream().map(SliceFiles::part).toList()
                     : joinPieces(jsc, staging, index, starts, written.stream().map(SliceFiles::piece).toList(), smaller);
-            Map<String, Object> seed = null;
-            if (material.equals(PackedTable.KBNK)) {
-                jsc.setJobDescription(material.name() + ": the seed's file");
-                seed = writeSeed(jsc, staging, index, planeFiles, smaller);
-            }
+            Map<String, Object> seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
             FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
             fs.delete(new Path(planes), true);
             fs.delete(new Path(staging, PART_PIECES), true);
-            return writeManifest(table, partFiles, written.stream().map(SliceFiles::rows).toList(), seed, folder, run);
+            return writeManifest(table, partFiles, written.stream().map(SliceFiles::rows).toList(), seedFile, folder, run);
         } finally {
             jsc.setJobDescription(null);
+            if (seed != null) joinedQuietly(seed); // after a failure elsewhere, the seed's job may still write into the staging folder
+        }
+    }
+
+    /** Runs {@code work} on a thread of its own, started now (a Spark job's thread inherits this one's job properties). */
+    static <T> FutureTask<T> started(String name, Callable<T> work) {
+        FutureTask<T> task = new FutureTask<>(work);
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
+        return task;
+    }
+
+    /** What {@code task} returned, or its failure thrown as it was. */
+    static <T> T joined(FutureTask<T> task) throws IOException {
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while waiting for " + task);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) throw io;
+            if (cause instanceof RuntimeException runtime) throw runtime;
+            if (cause instanceof Error error) throw error;
+            throw new IOException(cause);
         }
     }
 
@@ -135,17 +169,38 @@ public final class TableExport {
 
     /** The slice kernel: writes slice {@code k}'s Parquet file and its part (a whole part) or its piece of a part. */
     private static SliceFiles writeSlice(String staging, PositionIndex index, int k, BestMoves b, int parts, long[] starts, boolean wholePart,
-                                         Configuration hadoop) throws IOException {
-        Map<String, Object> rows = writeRows(staging, index, k, b, hadoop);
-        return wholePart ? new SliceFiles(rows, writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop), null)
-                : new SliceFiles(rows, null, writePiece(staging, b, hadoop));
+                                         boolean spareCores, Configuration hadoop) throws IOException {
+        String attempt = attempt();
+        if (!wholePart) return new SliceFiles(writeRows(staging, index, k, b, attempt, hadoop), null, writePiece(staging, b, hadoop));
+        if (!spareCores)
+            return new SliceFiles(writeRows(staging, index, k, b, attempt, hadoop), writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop), null);
+        FutureTask<Map<String, Object>> rows = started("Parquet rows", () -> writeRows(staging, index, k, b, attempt, hadoop));
+        PartFiles part;
+        try {
+            part = writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop);
+        } finally {
+            joinedQuietly(rows); // never a task's end with its rows still being written
+        }
+        return new SliceFiles(joined(rows), part, null);
     }
 
-    /** Writes slice {@code k}'s Parquet file (see {@link ParquetRows}) and returns its manifest entry. */
-    private static Map<String, Object> writeRows(String staging, PositionIndex index, int k, BestMoves b, Configuration hadoop) throws IOException {
+    /** Waits for {@code task} to end, its failure left for {@link #joined} to throw (or for one thrown already to stand). */
+    private static void joinedQuietly(FutureTask<?> task) {
+        try {
+            task.get();
+        } catch (ExecutionException e) {
+            // joined() rethrows it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Writes slice {@code k}'s Parquet file (see {@link ParquetRows}), as task attempt {@code attempt}, and returns its manifest entry. */
+    private static Map<String, Object> writeRows(String staging, PositionIndex index, int k, BestMoves b, String attempt, Configuration hadoop)
+            throws IOException {
         String name = ParquetRows.fileName(k);
         long[] bytes = new long[1];
-        String sha256 = writeAside(new Path(new Path(staging, PARQUET), name), hadoop, out -> bytes[0] = ParquetRows.write(index, b, hadoop, out));
+        String sha256 = writeAside(new Path(new Path(staging, PARQUET), name), hadoop, attempt, out -> bytes[0] = ParquetRows.write(index, b, hadoop, out));
         return fileEntry(name, bytes[0], sha256);
     }
 
@@ -166,11 +221,19 @@ public final class TableExport {
      * Writes a file as a task does: into a file of the task attempt's own, then renamed into place, so that a task
      * run twice (a retry, a speculative copy) never leaves half a file at the final name. Returns its SHA-256.
      */
-    static String writeAside(Path file, Configuration hadoop, FileWriter writer) throws IOException {
+    static String writeAside(Path file, Configuration hadoop, FileWriter writer) throws IOException { return writeAside(file, hadoop, attempt(), writer); }
+
+    /** This thread's task attempt (a thread a task starts has none of its own), or the driver. */
+    private static String attempt() {
+        TaskContext task = TaskContext.get();
+        return task == null ? "driver" : Long.toString(task.taskAttemptId());
+    }
+
+    /** {@link #writeAside(Path, Configuration, FileWriter)} for task attempt {@code attempt}. */
+    private static String writeAside(Path file, Configuration hadoop, String attempt, FileWriter writer) throws IOException {
         FileSystem fs = file.getFileSystem(hadoop);
         if (fs instanceof LocalFileSystem local) fs = local.getRawFileSystem(); // no checksum side files
-        TaskContext task = TaskContext.get();
-        Path aside = new Path(file.getParent(), "." + file.getName() + ".attempt-" + (task == null ? "driver" : task.taskAttemptId()));
+        Path aside = new Path(file.getParent(), "." + file.getName() + ".attempt-" + attempt);
         String sha256 = writeHashed(fs.create(aside, true), writer);
         fs.delete(file, false); // an earlier attempt's, the same bytes
         if (!fs.rename(aside, file)) throw new IOException("cannot rename " + aside + " to " + file);
@@ -206,34 +269,73 @@ public final class TableExport {
      * successors}, and with {@code markCaptures} the entries their captures and promotions decide.
      */
     static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, boolean markCaptures) {
-        int entries = Math.toIntExact(2 * (hi - lo)), stored = CompressedTable.storedSide(index.material()).ordinal();
+        return bestMoves(successors, index, lo, hi, markCaptures, false);
+    }
+
+    /** Indexes of a chunk of {@link #bestMoves} on every core: a few of them for each core keep the cores busy to the end. */
+    static final long CHUNK_INDEXES = 1 << 16;
+
+    /**
+     * {@link #bestMoves(Successors, PositionIndex, long, long, boolean)}, on every core when {@code everyCore}: in
+     * chunks, each filling its own range of the arrays with successors of its own (their scratch space is not shared).
+     */
+    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, boolean markCaptures, boolean everyCore) {
+        int entries = Math.toIntExact(2 * (hi - lo));
         byte[] results = new byte[entries], ranks = new byte[entries];
         successors.ownResults().bytes().copy(2 * lo, results, 0, entries);
         LatePlies late = successors.ownResults().late().within(2 * lo, 2 * hi);
         short[] codes = new short[entries];
-        BitSet byExits = new BitSet();
+        BestMoves b = new BestMoves(lo, results, late, ranks, codes, new BitSet());
+        long chunks = everyCore ? Math.max(1, Math.min((hi - lo) / CHUNK_INDEXES, 4L * Runtime.getRuntime().availableProcessors())) : 1;
+        if (chunks == 1) {
+            fillBestMoves(successors, index, b, lo, hi, markCaptures);
+            return b;
+        }
+        long size = (hi - lo + chunks - 1) / chunks;
+        BitSet byExits = IntStream.range(0, (int) chunks).parallel().mapToObj(c -> {
+            BestMoves part = new BestMoves(lo, results, late, ranks, codes, new BitSet());
+            fillBestMoves(c == 0 ? successors : successors.withOwnScratch(), index, part, lo + c * size, Math.min(hi, lo + (c + 1) * size), markCaptures);
+            return part.byExits();
+        }).reduce(new BitSet(), (x, y) -> {
+            BitSet union = (BitSet) x.clone();
+            union.or(y);
+            return union;
+        });
+        b.byExits().or(byExits);
+        return b;
+    }
+
+    /**
+     * Fills {@code b}'s ranks, move codes and marks (its results already in place) for indexes {@code from..to-1}, the
+     * table's results read through {@code successors}.
+     */
+    private static void fillBestMoves(Successors successors, PositionIndex index, BestMoves b, long from, long to, boolean markCaptures) {
+        int stored = CompressedTable.storedSide(index.material()).ordinal();
+        long lo = b.lo();
+        byte[] results = b.results(), ranks = b.ranks();
+        short[] codes = b.moves();
+        LatePlies late = b.late();
         int[] squares = new int[index.material().size()], moves = new int[256];
-        for (long i = lo; i < hi; i++) {
+        for (long i = from; i < to; i++) {
             boolean decoded = false;
             for (int s = 0; s < 2; s++) {
-                int at = (int) (2 * (i - lo) + s), b = results[at] & 0xFF, result = late.result(2 * i + s, b);
+                int at = (int) (2 * (i - lo) + s), v = results[at] & 0xFF, result = late.result(2 * i + s, v);
                 ranks[at] = (byte) IndexedTable.NO_MOVE;
                 codes[at] = PositionRows.NO_MOVE;
                 // a best move for a win or a loss (not checkmate); a mark for the stored side's legal entries, but a listed late ply's
-                boolean best = result != SolvedTable.NONE && result != SolvedTable.DRAW && result != 1, markable = markCaptures && s == stored && result == b;
+                boolean best = result != SolvedTable.NONE && result != SolvedTable.DRAW && result != 1, markable = markCaptures && s == stored && result == v;
                 if (!best && !markable) continue;
                 if (!decoded) decoded = index.decode(i, squares);
                 int n = best ? successors.sortedLegalMoves(squares, s, moves) : successors.legalExits(squares, s, moves);
                 int rank = best ? successors.bestMoveRank(squares, s, result, moves, n) : 0;
                 // the moves ranked before the best one do not reach its ply: the marks need look from it on
-                if (markable && successors.exitsDecide(squares, s, result, moves, rank, n)) byExits.set((int) (i - lo));
+                if (markable && successors.exitsDecide(squares, s, result, moves, rank, n)) b.byExits().set((int) (i - lo));
                 if (!best) continue;
                 if (rank >= IndexedTable.NO_MOVE) throw new IllegalStateException(rank + " moves do not fit the move byte");
                 ranks[at] = (byte) rank;
                 codes[at] = PositionRows.moveCode(moves[rank]);
             }
         }
-        return new BestMoves(lo, results, late, ranks, codes, byExits);
     }
 
     /** Each part's range of king pairs cut into {@code perPart} slices (fewer where it has fewer king pairs): where each starts, then the size. */

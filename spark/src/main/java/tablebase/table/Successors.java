@@ -25,6 +25,7 @@ public final class Successors {
     private final PositionIndex[] exitIndexes;
     private final IndexedTable[] exitTables;
     private final int[] smallerSquares, sameSquares, enPassant = new int[2], scratch = new int[256];
+    private final Map<Material, IndexedTable> smaller;
 
     /** {@code own} (its results) may be null when only exits are asked; {@code smaller} maps each material an exit reaches to its table. */
     public Successors(Material material, ResultPlane own, Map<Material, IndexedTable> smaller) {
@@ -46,7 +47,11 @@ public final class Successors {
         }
         smallerSquares = new int[pieces - 1];
         sameSquares = new int[pieces];
+        this.smaller = smaller;
     }
+
+    /** The same lookups with scratch space of their own, for another thread (the tables are read, never changed). */
+    public Successors withOwnScratch() { return new Successors(index.material(), own, smaller); }
 
     /** The table's own results, as given. */
     public ResultPlane ownResults() { return own; }

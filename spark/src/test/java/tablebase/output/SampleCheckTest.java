@@ -1,5 +1,6 @@
 package tablebase.output;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -91,6 +92,12 @@ class SampleCheckTest {
         }
         IndexedTable packedKpkp = IndexedTable.open(copy.resolve("kpkp").resolve("kpkp.tbl"));
         TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), true);
+        // on every core, in chunks with successors of their own: the same planes and marks
+        TableExport.BestMoves chunked = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), true, true);
+        assertArrayEquals(b.ranks(), chunked.ranks());
+        assertArrayEquals(b.moves(), chunked.moves());
+        assertArrayEquals(b.results(), chunked.results());
+        assertEquals(b.byExits(), chunked.byExits());
         Path cdtm = copy.resolve("kpkp").resolve("kpkp.cdtm");
         try (OutputStream out = Files.newOutputStream(cdtm)) {
             CompressedTable.write(index, 0, index.size(), b.results(), b.byExits(), b.late(), out);
