@@ -17,6 +17,7 @@ import java.util.BitSet;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import java.util.zip.CRC32;
 import org.tukaani.xz.LZMA2Options;
@@ -107,8 +108,12 @@ public final class CompressedTable implements DtmTable {
     private final MoveGenerator generator;
     /** The material after each capture or promotion, by {@link #exitCode}. */
     private final MaterialChange[] exits;
-    /** The lookup of any position (the {@link Tablebase}'s), for the moves that leave this table; set once, before any lookup. */
+    /** The lookup of any position (the {@link Tablebase}'s), for the double pushes; set once, before any lookup. */
     private ToIntFunction<Position> general;
+    /** The {@link Tablebase}'s table of a material, for the tables the exits lead to; set with {@link #general}. */
+    private Function<Material, DtmTable> tables;
+    /** The tables the exits lead to, by {@link #exitCode}, found on first use (a race finds the same table twice). */
+    private final DtmTable[] exitTables;
 
     private CompressedTable(PositionIndex index, Color stored, Part[] parts, int blockEntries, byte properties, int dictionary, BlockCache cache) {
         this.index = index;
@@ -126,6 +131,7 @@ public final class CompressedTable implements DtmTable {
         this.generator = new MoveGenerator(material);
         int pieces = material.size();
         this.exits = new MaterialChange[(pieces + 1) * (pieces + 1) * (PieceType.PROMOTIONS.length + 1)];
+        this.exitTables = new DtmTable[exits.length];
         for (MaterialChange.Exit e : MaterialChange.exits(material))
             exits[exitCode(e.captured(), e.promoted(), PieceType.promotionCode(e.promotion()))] = e.change();
     }
@@ -432,8 +438,21 @@ public final class CompressedTable implements DtmTable {
         return r == BY_EXITS ? plyByExits(p.squares(), p.sideToMove()) : r - 1; // DRAW is 0
     }
 
-    /** Sets the lookup of any position (a {@link Tablebase}'s) that the moves out of this table go to; before any lookup. */
-    void lookUpWith(ToIntFunction<Position> general) { this.general = general; }
+    /**
+     * Sets the lookup of any position and the table of any material (a {@link Tablebase}'s), for the moves out of
+     * this table; before any lookup.
+     */
+    void lookUpWith(ToIntFunction<Position> general, Function<Material, DtmTable> tables) {
+        this.general = general;
+        this.tables = tables;
+    }
+
+    /** Reads the stored side's entry straight from the squares, searches the other side's moves. */
+    @Override public int plyOfLegal(int[] squares, Color side) {
+        if (side != stored) return plyBySearch(squares, side);
+        int r = result(index.index(squares));
+        return r == BY_EXITS ? plyByExits(squares, side) : r - 1;
+    }
 
     /**
      * The ply of a legal position whose side to move this table does not store, from its moves: those that keep the
@@ -442,11 +461,13 @@ public final class CompressedTable implements DtmTable {
      * (the smaller material from a table of exits made once) for the general lookup; their plies fold as {@link
      * PlyFold} says, checkmate or stalemate without moves.
      */
-    int plyBySearch(Position p) {
-        int[] squares = p.squares(), moves = new int[256];
-        Color side = p.sideToMove();
+    int plyBySearch(Position p) { return plyBySearch(p.squares(), p.sideToMove()); }
+
+    /** {@link #plyBySearch(Position)} of the legal position of {@code squares} (changed and restored), {@code side} to move. */
+    private int plyBySearch(int[] squares, Color side) {
+        int[] moves = new int[256];
         int n = generator.legalMoves(squares, side.ordinal(), moves);
-        if (n == 0) return p.inCheck() ? 0 : -1;
+        if (n == 0) return generator.inCheck(squares, side.ordinal()) ? 0 : -1;
         long occupied = MoveGenerator.occupied(squares);
         PlyFold fold = new PlyFold();
         long[] quiet = new long[n];
@@ -456,7 +477,8 @@ public final class CompressedTable implements DtmTable {
             if (!MoveGenerator.staysInTable(occupied, move)) {
                 fold.add(exitPly(squares, move, side));
             } else if (generator.isDoublePush(move)) { // the position after it may hold an en-passant right
-                fold.add(general().applyAsInt(p.play(new Move(mover, from, MoveGenerator.to(move), -1))));
+                Position p = new Position(material, squares, side);
+                fold.add(general().applyAsInt(p.play(new Move(p.pieceAt(from), from, MoveGenerator.to(move), -1))));
             } else {
                 squares[mover] = MoveGenerator.to(move);
                 quiet[quiets] = index.index(squares);
@@ -488,16 +510,26 @@ public final class CompressedTable implements DtmTable {
         return fold.ply();
     }
 
-    /** The ply after {@code move}, a capture or a promotion of {@code side}, in the smaller table it leads to. */
+    /**
+     * The ply after {@code move}, a capture or a promotion of {@code side}, in the smaller table it leads to: a legal
+     * position without an en-passant right, looked up with no check (bare kings: a draw).
+     */
     private int exitPly(int[] squares, int move, Color side) {
         int mover = MoveGenerator.piece(move), from = squares[mover];
         int captured = MoveGenerator.captured(squares, move), promotion = MoveGenerator.promotionCode(move);
-        MaterialChange change = exits[exitCode(captured, promotion == 0 ? -1 : mover, promotion)];
+        int code = exitCode(captured, promotion == 0 ? -1 : mover, promotion);
+        MaterialChange change = exits[code];
+        if (change.after().size() == 2) return -1;
         int[] next = new int[change.after().size()];
         squares[mover] = MoveGenerator.to(move);
         change.squares(squares, next);
         squares[mover] = from;
-        return general().applyAsInt(new Position(change.after(), next, side.opponent()));
+        DtmTable table = exitTables[code];
+        if (table == null) {
+            general(); // opened alone: says so
+            exitTables[code] = table = tables.apply(change.after());
+        }
+        return table.plyOfLegal(next, side.opponent());
     }
 
     private ToIntFunction<Position> general() {

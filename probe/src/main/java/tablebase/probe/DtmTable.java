@@ -27,6 +27,13 @@ interface DtmTable {
 
     default int ply(Position p) { return plyAt(entry(p), p); }
 
+    /**
+     * The ply of the legal position of {@code squares} (its pieces in material order, identical ones in any order),
+     * {@code side} to move, without an en-passant right: a position a legal move leads to, so looked up unchecked.
+     * {@code squares} may be changed while it runs and is restored.
+     */
+    default int plyOfLegal(int[] squares, Color side) { return ply(new Position(material(), squares, side)); }
+
     /** The stored best move of {@code p}, one of its {@code legal} moves, or null when none is stored. */
     Move move(Position p, List<Move> legal);
 

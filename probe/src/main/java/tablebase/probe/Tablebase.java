@@ -60,7 +60,7 @@ public final class Tablebase implements AutoCloseable {
     private Tablebase(Map<Material, DtmTable> tables, BlockCache cache) {
         this.tables = tables;
         this.cache = cache;
-        for (DtmTable table : tables.values()) if (table instanceof CompressedTable compressed) compressed.lookUpWith(this::ply);
+        for (DtmTable table : tables.values()) if (table instanceof CompressedTable compressed) compressed.lookUpWith(this::ply, this::table);
     }
 
     /** Opens a table folder or a folder of them, mapping each packed file and checking its header: milliseconds. */
