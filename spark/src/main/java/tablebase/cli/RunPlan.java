@@ -19,10 +19,12 @@ record RunPlan(List<Step> steps) {
      */
     static final double SOLVED_PER_CORE_SECOND = 1_500_000;
     /**
-     * The same for 6-piece tables, slower per entry (more moves, 139 plies, captures into 5-piece tables):
-     * KRRRKQ's 2,463,842,304 entries solved in 1,358.5 s and written in 731.0 s on 2 cores.
+     * The same for 6-piece tables, slower per entry (more moves, more plies, captures into 5-piece tables): the
+     * harmonic mean (the rate of the two made one after the other) of the two made on 2 cores, 2,463,842,304 entries
+     * each: KRRRKQ (139 plies) solved in 945.7 s and written in 444.0 s (886,000 and 1,303,000 a second per core),
+     * KNNNKN (181 plies, resumed twice) in 2,199.3 s and 595.4 s (441,000 and 560,000).
      */
-    static final double ENTRIES_PER_CORE_SECOND_6 = 590_000, SOLVED_PER_CORE_SECOND_6 = 907_000;
+    static final double ENTRIES_PER_CORE_SECOND_6 = 590_000, SOLVED_PER_CORE_SECOND_6 = 783_000;
     /** What a table costs besides its entries: Spark's jobs, the writes' start (KQK: about 2 s). */
     static final double SECONDS_PER_TABLE = 2;
     /**
