@@ -99,7 +99,9 @@ public final class CompressedTable implements DtmTable {
     private final int storedSide;
     private final Part[] parts;
     private final LatePlies late;
-    private final long[] los;
+    /** The part of each king pair (a part holds whole king pairs): a lookup's part without a search. */
+    private final int[] partOfPair;
+    private final BlockOrder.Divisor byPair;
     private final int blockEntries;
     private final BlockOrder.Divisor byBlock;
     private final byte properties;
@@ -122,7 +124,10 @@ public final class CompressedTable implements DtmTable {
         this.storedSide = stored.ordinal();
         this.parts = parts;
         this.late = LatePlies.union(Arrays.stream(parts).map(Part::late).toList());
-        this.los = Arrays.stream(parts).mapToLong(Part::lo).toArray();
+        this.byPair = new BlockOrder.Divisor(index.restSize(), index.size());
+        this.partOfPair = new int[Math.toIntExact(index.size() / index.restSize())];
+        for (int k = 0; k < parts.length; k++)
+            Arrays.fill(partOfPair, (int) (parts[k].lo() / index.restSize()), (int) (parts[k].hi() / index.restSize()), k);
         this.blockEntries = blockEntries;
         this.byBlock = new BlockOrder.Divisor(blockEntries, Arrays.stream(parts).mapToLong(p -> p.hi() - p.lo()).max().orElse(0));
         this.properties = properties;
@@ -558,10 +563,7 @@ public final class CompressedTable implements DtmTable {
 
     @Override public Move move(Position p, List<Move> legal) { return null; }
 
-    private int part(long i) {
-        int k = Arrays.binarySearch(los, i);
-        return k >= 0 ? k : -k - 2;
-    }
+    private int part(long i) { return partOfPair[(int) byPair.quotient(i)]; }
 
     /** Reads, decompresses and checks a block, and admits it to the cache. */
     private byte[] load(Part part, int block) {
