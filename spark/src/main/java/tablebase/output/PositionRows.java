@@ -62,8 +62,7 @@ public final class PositionRows {
         for (long i = lo; i < lo + bestMoves.length / 2; i++) {
             int at = (int) (2 * (i - lo));
             if (results[at] == (byte) SolvedTable.NONE && results[at + 1] == (byte) SolvedTable.NONE) continue;
-            index.decode(i, squares);
-            int positions = index.positions(i, squares);
+            int positions = index.positions(i, squares); // decodes the squares only on a symmetric king pair
             for (int s = 0; s < 2; s++) {
                 int result = late.result(2 * i + s, results[at + s] & 0xFF);
                 if (result == SolvedTable.NONE) continue;
