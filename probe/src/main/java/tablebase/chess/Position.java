@@ -134,6 +134,7 @@ public final class Position {
 
     /** Why the position cannot occur, or null when it is legal. */
     public String illegalReason() {
+        if (placeable && enPassant < 0 && !kingsTouch() && !attacks(sideToMove, kingSquare(sideToMove.opponent()))) return null; // a probe's case
         for (int i = 0; i < squares.length; i++)
             for (int j = i + 1; j < squares.length; j++)
                 if (squares[i] == squares[j]) return "two pieces on " + Square.name(squares[i]);
