@@ -68,10 +68,10 @@ public final class TableExport {
      * one task solved the table and one slice writes it): first each solved block's result plane, then, per slice of
      * a part file of {@code entriesPerFile} entries at most, the best moves (from the result planes and {@code
      * smaller}'s files, mapped), the slice's Parquet file and the packed and compressed part (or its piece, which a
-     * last job joins into the part); for KBNK the seed file, in a job beside the slices'. Where the slices are fewer
-     * than the cores, each slice's task uses the idle ones (its best moves on every core, its rows beside its part
-     * files). A part gets as many slices as it takes for every core to
-     * write rows, none smaller than {@link #MIN_SLICE_ENTRIES}. The driver gets figures and checksums.
+     * last job joins into the part); for KBNK the seed file, in a job beside the slices'. A part gets as many slices
+     * as it takes for every core to write rows, none smaller than {@link #MIN_SLICE_ENTRIES}; where the slices are
+     * fewer than the cores, each slice's task uses the idle ones (its best moves on every core, its rows beside its
+     * part files). The driver gets figures and checksums.
      */
     public static Map<String, Object> write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
                                             long entriesPerFile) throws IOException {
@@ -172,8 +172,10 @@ public final class TableExport {
                                          boolean spareCores, Configuration hadoop) throws IOException {
         String attempt = attempt();
         if (!wholePart) return new SliceFiles(writeRows(staging, index, k, b, attempt, hadoop), null, writePiece(staging, b, hadoop));
-        if (!spareCores)
-            return new SliceFiles(writeRows(staging, index, k, b, attempt, hadoop), writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop), null);
+        if (!spareCores) {
+            Map<String, Object> rows = writeRows(staging, index, k, b, attempt, hadoop);
+            return new SliceFiles(rows, writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop), null);
+        }
         FutureTask<Map<String, Object>> rows = started("Parquet rows", () -> writeRows(staging, index, k, b, attempt, hadoop));
         PartFiles part;
         try {
