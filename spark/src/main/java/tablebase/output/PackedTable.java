@@ -85,40 +85,33 @@ public final class PackedTable {
     /** A stored answer: White mates in {@code dtm} (0: no White win stored) starting with {@code move}. */
     public record Entry(int dtm, Move move) {}
 
-    /** Bytes of the file per White king square: its 32 * 64 * 64 words. */
-    public static final int KING_SQUARE_BYTES = (int) (SIZE / 64);
-
     /**
-     * The export kernel of the seed file: the words of the White king on {@code wk}, from the solved KBNK table's
-     * result bytes ({@code successors} looks up the position after each move). The move stored is the seed's: among
-     * the moves into a Black position lost one ply earlier, the smallest code {@code piece << 6 | to} (king, bishop,
-     * knight); {@link MoveGenerator#legalMoves} lists them in that order.
+     * The export kernel of the seed file: its words, from the solved KBNK table's result bytes ({@code successors}
+     * looks up the position after each move). The move stored is the seed's: among the moves into a Black position
+     * lost one ply earlier, the smallest code {@code piece << 6 | to} (king, bishop, knight). Each White win of the
+     * table's index has its moves looked up once, for every image of it with a light-square bishop: an image's best
+     * moves are the images of its own.
      */
-    public static byte[] kingSquareWords(int wk, PositionIndex index, Successors successors) {
+    public static byte[] seedWords(PositionIndex index, Successors successors) {
         if (!index.material().equals(KBNK)) throw new IllegalArgumentException("the seed file holds KBNK, not " + index.material());
         MoveGenerator gen = new MoveGenerator(KBNK);
-        byte[] words = new byte[KING_SQUARE_BYTES];
+        byte[] words = new byte[(int) SIZE];
         int[] squares = new int[4], moves = new int[256];
-        squares[KING] = wk;
-        for (int wb = 0; wb < 64; wb++) {
-            if (!Square.isLight(wb) || wb == wk) continue;
-            squares[BISHOP] = wb;
-            for (int wn = 0; wn < 64; wn++) {
-                if (wn == wk || wn == wb) continue;
-                squares[KNIGHT] = wn;
-                for (int bk = 0; bk < 64; bk++) {
-                    if (bk == wb || bk == wn || Square.distance(bk, wk) <= 1) continue;
-                    squares[BLACK_KING] = bk;
-                    if (gen.opponentInCheck(squares, 0)) continue;
-                    int result = successors.ownResults().result(2 * index.index(squares));
-                    if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result % 2 == 1) continue; // not a White win
-                    int n = gen.legalMoves(squares, 0, moves), best = -1;
-                    for (int k = 0; k < n && best < 0; k++) if (successors.resultAfter(squares, moves[k], 1) == result - 1) best = moves[k];
-                    if (best < 0) throw new IllegalStateException("no White move of KBNK " + java.util.Arrays.toString(squares) + " keeps its win");
-                    int at = address(wk, wb, wn, bk) - wk * KING_SQUARE_BYTES;
-                    words[at] = (byte) (result / 2);
-                    words[at + 1] = (byte) ((MoveGenerator.piece(best) + 1) << 6 | MoveGenerator.to(best));
-                }
+        for (long i = 0; i < index.size(); i++) {
+            int result = successors.ownResults().result(2 * i);
+            if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result % 2 == 1) continue; // not a White win
+            index.decode(i, squares);
+            int n = gen.legalMoves(squares, 0, moves), best = 0;
+            for (int k = 0; k < n; k++) if (successors.resultAfter(squares, moves[k], 1) == result - 1) moves[best++] = moves[k];
+            if (best == 0) throw new IllegalStateException("no White move of KBNK " + java.util.Arrays.toString(squares) + " keeps its win");
+            for (int s = 0; s < 8; s++) {
+                int wb = Square.transform(squares[BISHOP], s);
+                if (!Square.isLight(wb)) continue;
+                int code = Integer.MAX_VALUE;
+                for (int k = 0; k < best; k++) code = Math.min(code, (MoveGenerator.piece(moves[k]) + 1) << 6 | Square.transform(MoveGenerator.to(moves[k]), s));
+                int at = address(Square.transform(squares[KING], s), wb, Square.transform(squares[KNIGHT], s), Square.transform(squares[BLACK_KING], s));
+                words[at] = (byte) (result / 2);
+                words[at + 1] = (byte) code;
             }
         }
         return words;

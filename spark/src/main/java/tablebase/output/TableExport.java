@@ -57,10 +57,10 @@ public final class TableExport {
     public static String folderName(Material material) { return material.name().toLowerCase(); }
 
     /**
-     * The staging folder's hidden folders of the solved blocks' result planes, of the part files' pieces and of the seed
-     * file's pieces, deleted before the commit.
+     * The staging folder's hidden folders of the solved blocks' result planes and of the part files' pieces, deleted
+     * before the commit.
      */
-    static final String RESULT_PLANES = "_result_planes", PART_PIECES = "_part_pieces", SEED_PIECES = "_seed_pieces";
+    static final String RESULT_PLANES = "_result_planes", PART_PIECES = "_part_pieces";
 
     /**
      * Writes everything into the folder's staging area (the caller commits) and returns the manifest written. The
@@ -422,33 +422,11 @@ public final class TableExport {
         }).collect();
     }
 
-    /**
-     * The seed's KBNK file: eight tasks write the words of eight White king squares each, then one task joins the
-     * pieces into the file, in king-square order.
-     */
+    /** The seed's KBNK file, written by one task from the result planes. */
     private static Map<String, Object> writeSeed(JavaSparkContext jsc, String staging, PositionIndex index, List<PlaneFile> planeFiles,
-                                                 SmallerTables smaller) throws IOException {
-        String pieces = new Path(staging, SEED_PIECES).toString();
-        List<Integer> groups = IntStream.range(0, 8).boxed().toList();
-        jsc.parallelize(groups, groups.size()).foreach(g -> {
-            Successors successors = successors(index.material(), planeFiles, smaller);
-            writeAside(new Path(pieces, "piece-" + g), smaller.hadoop(), out -> {
-                for (int wk = 8 * g; wk < 8 * g + 8; wk++) out.write(PackedTable.kingSquareWords(wk, index, successors));
-            });
-        });
-        String sha256 = jsc.parallelize(List.of(0), 1).map(x -> {
-            Configuration hadoop = smaller.hadoop();
-            String hash = writeAside(new Path(staging, PackedTable.FILE_NAME), hadoop, out -> {
-                for (int g : groups) {
-                    Path piece = new Path(pieces, "piece-" + g);
-                    try (java.io.InputStream in = piece.getFileSystem(hadoop).open(piece)) {
-                        in.transferTo(out);
-                    }
-                }
-            });
-            new Path(pieces).getFileSystem(hadoop).delete(new Path(pieces), true);
-            return hash;
-        }).first();
+                                                 SmallerTables smaller) {
+        String sha256 = jsc.parallelize(List.of(0), 1).map(x -> writeAside(new Path(staging, PackedTable.FILE_NAME), smaller.hadoop(),
+                out -> out.write(PackedTable.seedWords(index, successors(index.material(), planeFiles, smaller))))).first();
         return fileEntry(PackedTable.FILE_NAME, PackedTable.SIZE, sha256);
     }
 
