@@ -462,9 +462,9 @@ public final class CompressedTable implements DtmTable {
     /**
      * The ply of a legal position whose side to move this table does not store, from its moves: those that keep the
      * material read the stored side's byte straight from the squares (no position made, no legality to check: a
-     * legal move leads to a legal position); a capture, a promotion or a double push makes the position after it
-     * (the smaller material from a table of exits made once) for the general lookup; their plies fold as {@link
-     * PlyFold} says, checkmate or stalemate without moves.
+     * legal move leads to a legal position); a capture or a promotion reads the smaller table the same way ({@link
+     * #exitPly}); a double push, after which an en-passant right may stand, goes to the general lookup; their plies
+     * fold as {@link PlyFold} says, checkmate or stalemate without moves.
      */
     int plyBySearch(Position p) { return plyBySearch(p.squares(), p.sideToMove()); }
 
