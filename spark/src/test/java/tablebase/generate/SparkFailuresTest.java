@@ -87,6 +87,8 @@ class SparkFailuresTest {
         files.put(kqk, new TableFiles(kqk, dir.resolve("kqk").toUri().toString(), List.of("kqk.tbl")));
         files.put(kkr, TableSolverTest.solve(kkr, 2).get(kkr).writeTo(dir.resolve("kkr")));
         SmallerTables subs = new SmallerTables(SparkTestSession.context(), KQKR, files);
+        // the listeners see a task's end only after every event queued before it: none left from earlier runs
+        SparkTestSession.context().sc().listenerBus().waitUntilEmpty();
         try (Failures failures = new Failures()) {
             IOException e = assertThrows(IOException.class, () -> new TableSolver(SparkTestSession.context(), 2, 1, System.out::println).solve(KQKR, subs));
             assertTrue(e.getMessage().startsWith("TableInvariantException: the KQK table has no entry"), e.getMessage());
@@ -95,8 +97,9 @@ class SparkFailuresTest {
             List<String> seen = failures.seen();
             Map<String, Long> attempts = new HashMap<>();
             for (String m : seen) attempts.merge(m.substring(0, m.indexOf(':')), 1L, Long::sum);
-            // the stage is cancelled at the first failure; a retry Spark had already started may fail too, never the 4 tries allowed
-            assertTrue(!attempts.isEmpty() && attempts.values().stream().allMatch(n -> n <= 2), "no task tried more than twice: " + seen);
+            // the stage is cancelled as the listener hears of the first failure (asynchronously: a retry Spark started
+            // meanwhile may fail too, once seen a second time on a loaded machine), never after the 4 tries allowed
+            assertTrue(!attempts.isEmpty() && attempts.values().stream().allMatch(n -> n < 4), "a task tried 4 times: " + seen);
         } finally {
             subs.release();
         }
