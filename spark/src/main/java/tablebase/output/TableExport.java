@@ -294,16 +294,12 @@ public final class TableExport {
             return b;
         }
         long size = (hi - lo + chunks - 1) / chunks;
-        BitSet byExits = IntStream.range(0, (int) chunks).parallel().mapToObj(c -> {
-            BestMoves part = new BestMoves(lo, results, late, ranks, codes, new BitSet());
+        List<BitSet> marks = IntStream.range(0, (int) chunks).parallel().mapToObj(c -> {
+            BestMoves part = new BestMoves(lo, results, late, ranks, codes, new BitSet()); // a BitSet of its own: they are not shared safely
             fillBestMoves(c == 0 ? successors : successors.withOwnScratch(), index, part, lo + c * size, Math.min(hi, lo + (c + 1) * size), markCaptures);
             return part.byExits();
-        }).reduce(new BitSet(), (x, y) -> {
-            BitSet union = (BitSet) x.clone();
-            union.or(y);
-            return union;
-        });
-        b.byExits().or(byExits);
+        }).toList();
+        for (BitSet chunk : marks) b.byExits().or(chunk);
         return b;
     }
 
