@@ -56,22 +56,19 @@ public final class TableExport {
     /** The folder of a smaller table, next to the folder of the table that needs it: {@code kqk} beside {@code kqkr}. */
     public static String folderName(Material material) { return material.name().toLowerCase(); }
 
-    /**
-     * The staging folder's hidden folders of the solved blocks' result planes and of the part files' pieces, deleted
-     * before the commit.
-     */
-    static final String RESULT_PLANES = "_result_planes", PART_PIECES = "_part_pieces";
+    /** The staging folder's hidden folder of the solved blocks' result planes, deleted before the commit. */
+    static final String RESULT_PLANES = "_result_planes";
 
     /**
      * Writes everything into the folder's staging area (the caller commits) and returns the manifest written. The
-     * executors write it all, each for its own king pairs, in two jobs (three when a part has several slices; one when
-     * one task solved the table and one slice writes it): first each solved block's result plane, then, per slice of
-     * a part file of {@code entriesPerFile} entries at most, the best moves (from the result planes and {@code
-     * smaller}'s files, mapped), the slice's Parquet file and the packed and compressed part (or its piece, which a
-     * last job joins into the part); for KBNK the seed file, in a job beside the slices'. A part gets as many slices
-     * as it takes for every core to write rows, none smaller than {@link #MIN_SLICE_ENTRIES}; where the slices are
-     * fewer than the cores, each slice's task uses the idle ones (its best moves on every core, its rows beside its
-     * part files). The driver gets figures and checksums.
+     * executors write it all, each for its own king pairs, in two jobs (one when one task solved the table and it
+     * has one part): first each solved block's result plane, then, one task per part file of {@code entriesPerFile}
+     * entries at most, the part's best moves (from the result planes and {@code smaller}'s files, mapped), its
+     * Parquet file and its packed and compressed files; for KBNK the seed file, in a job beside the parts'. Where the
+     * parts are fewer than the cores, each part's task uses the idle ones: its best moves on every core, its rows on a
+     * thread beside its packed and compressed files, whose blocks are compressed on every core. (Cutting such a part
+     * into slices, each with its rows, and joining their pieces in a last job took longer: KPKN, the first table of a
+     * fresh JVM, written in 3.9 to 4.4 s against 2.5 to 2.6 s.) The driver gets figures and checksums.
      */
     public static Map<String, Object> write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
                                             long entriesPerFile) throws IOException {
@@ -84,39 +81,34 @@ public final class TableExport {
         try {
             long[] starts = IndexedTable.partStarts(index, entriesPerFile);
             int parts = starts.length - 1;
-            long[] slices = slices(index, starts, slicesPerPart(index, parts, jsc.defaultParallelism()));
-            boolean wholeParts = slices.length == starts.length;
-            // a job of fewer slices than cores would leave cores idle: its tasks use them (best moves on every core,
-            // the Parquet rows beside the part files)
-            boolean spareCores = slices.length - 1 < jsc.defaultParallelism();
-            List<SliceFiles> written;
+            // a job of fewer parts than cores would leave cores idle: its tasks use them
+            boolean spareCores = parts < jsc.defaultParallelism();
+            List<PartWritten> written;
             String description = material.name() + ": best moves, Parquet rows and packed files";
-            if (table.blocks().getNumPartitions() == 1 && slices.length == 2 && !material.equals(PackedTable.KBNK)) {
-                // solved in one task and written in one slice: that task's block is the whole table, read where it is
+            if (table.blocks().getNumPartitions() == 1 && parts == 1 && !material.equals(PackedTable.KBNK)) {
+                // solved in one task and written in one part: that task's block is the whole table, read where it is
                 jsc.setJobDescription(description);
-                written = table.blocks().map(b -> writeSlice(staging, index, 0, bestMoves(new Successors(material,
+                written = table.blocks().map(b -> writePartAndRows(staging, index, 0, bestMoves(new Successors(material,
                         new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size(), markCaptures, spareCores),
-                        parts, starts, true, spareCores, smaller.hadoop())).collect();
+                        starts, spareCores, smaller.hadoop())).collect();
             } else {
                 jsc.setJobDescription(material.name() + ": result planes");
                 List<PlaneFile> files = table.blocks().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
-                if (material.equals(PackedTable.KBNK)) // a job of its own, run beside the slices' on the cores they leave
+                if (material.equals(PackedTable.KBNK)) // a job of its own, run beside the parts' on the cores they leave
                     seed = started("seed file", () -> {
                         jsc.setJobDescription(material.name() + ": the seed's file");
                         return writeSeed(jsc, staging, index, files, smaller);
                     });
                 jsc.setJobDescription(description);
-                written = jsc.parallelize(IntStream.range(0, slices.length - 1).boxed().toList(), slices.length - 1).map(k -> writeSlice(staging, index, k,
-                        bestMoves(successors(material, files, smaller), index, slices[k], slices[k + 1], markCaptures, spareCores),
-                        parts, starts, wholeParts, spareCores, smaller.hadoop())).collect();
+                written = jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> writePartAndRows(staging, index, k,
+                        bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], markCaptures, spareCores),
+                        starts, spareCores, smaller.hadoop())).collect();
             }
-            List<PartFiles> partFiles = wholeParts ? written.stream().map(SliceFiles::part).toList()
-                    : joinPieces(jsc, staging, index, starts, written.stream().map(SliceFiles::piece).toList(), smaller);
             Map<String, Object> seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
             FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
             fs.delete(new Path(planes), true);
-            fs.delete(new Path(staging, PART_PIECES), true);
-            return writeManifest(table, partFiles, written.stream().map(SliceFiles::rows).toList(), seedFile, folder, run);
+            return writeManifest(table, written.stream().map(PartWritten::part).toList(), written.stream().map(PartWritten::rows).toList(), seedFile,
+                    folder, run);
         } finally {
             jsc.setJobDescription(null);
             if (seed != null) joinedQuietly(seed); // after a failure elsewhere, the seed's job may still write into the staging folder
@@ -155,35 +147,25 @@ public final class TableExport {
      */
     public static final String MARK_CAPTURES = "spark.tablebase.markCaptures";
 
-    /** The fewest entries a slice gets when its part has more: a task's start costs more than writing fewer. */
-    static final long MIN_SLICE_ENTRIES = 1L << 22;
+    /** What a part's task wrote: the manifest entries of its Parquet file and of its packed and compressed files. */
+    record PartWritten(Map<String, Object> rows, PartFiles part) implements Serializable {}
 
-    /** Slices a part: enough for every core to write rows, none below {@link #MIN_SLICE_ENTRIES} entries. */
-    static int slicesPerPart(PositionIndex index, int parts, int cores) {
-        long partEntries = 2 * index.size() / parts;
-        return (int) Math.max(1, Math.min((cores + parts - 1) / parts, partEntries / MIN_SLICE_ENTRIES));
-    }
-
-    /** What a slice's task wrote: the manifest entry of its Parquet file, and its part's (a whole part) or its piece. */
-    record SliceFiles(Map<String, Object> rows, PartFiles part, Piece piece) implements Serializable {}
-
-    /** The slice kernel: writes slice {@code k}'s Parquet file and its part (a whole part) or its piece of a part. */
-    private static SliceFiles writeSlice(String staging, PositionIndex index, int k, BestMoves b, int parts, long[] starts, boolean wholePart,
-                                         boolean spareCores, Configuration hadoop) throws IOException {
+    /** The part kernel: writes part {@code k}'s Parquet file and its packed and compressed files. */
+    private static PartWritten writePartAndRows(String staging, PositionIndex index, int k, BestMoves b, long[] starts, boolean spareCores,
+                                                Configuration hadoop) throws IOException {
         String attempt = attempt();
-        if (!wholePart) return new SliceFiles(writeRows(staging, index, k, b, attempt, hadoop), null, writePiece(staging, b, hadoop));
         if (!spareCores) {
             Map<String, Object> rows = writeRows(staging, index, k, b, attempt, hadoop);
-            return new SliceFiles(rows, writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop), null);
+            return new PartWritten(rows, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
         }
         FutureTask<Map<String, Object>> rows = started("Parquet rows", () -> writeRows(staging, index, k, b, attempt, hadoop));
         PartFiles part;
         try {
-            part = writePart(staging, index, parts, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop);
+            part = writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop);
         } finally {
             joinedQuietly(rows); // never a task's end with its rows still being written
         }
-        return new SliceFiles(joined(rows), part, null);
+        return new PartWritten(joined(rows), part);
     }
 
     /** Waits for {@code task} to end, its failure left for {@link #joined} to throw (or for one thrown already to stand). */
@@ -197,7 +179,7 @@ public final class TableExport {
         }
     }
 
-    /** Writes slice {@code k}'s Parquet file (see {@link ParquetRows}), as task attempt {@code attempt}, and returns its manifest entry. */
+    /** Writes part {@code k}'s Parquet file (see {@link ParquetRows}), as task attempt {@code attempt}, and returns its manifest entry. */
     private static Map<String, Object> writeRows(String staging, PositionIndex index, int k, BestMoves b, String attempt, Configuration hadoop)
             throws IOException {
         String name = ParquetRows.fileName(k);
@@ -336,23 +318,13 @@ public final class TableExport {
         }
     }
 
-    /** Each part's range of king pairs cut into {@code perPart} slices (fewer where it has fewer king pairs): where each starts, then the size. */
-    static long[] slices(PositionIndex index, long[] starts, int perPart) {
-        java.util.TreeSet<Long> cuts = new java.util.TreeSet<>();
-        for (int k = 0; k + 1 < starts.length; k++) {
-            long first = starts[k] / index.restSize(), pairs = starts[k + 1] / index.restSize() - first;
-            for (int j = 0; j <= perPart; j++) cuts.add((first + (j * pairs + perPart - 1) / perPart) * index.restSize());
-        }
-        return cuts.stream().mapToLong(Long::longValue).toArray();
-    }
-
     /** The manifest entries of a part's packed and compressed files. */
     record PartFiles(Map<String, Object> packed, Map<String, Object> compressed) implements Serializable {}
 
     /** Writes the packed and compressed part files starting at index {@code lo} from its planes and late plies, and returns their manifest entries. */
-    private static PartFiles writePart(String staging, PositionIndex index, int parts, long[] starts, long lo, byte[] results, byte[] ranks,
+    private static PartFiles writePart(String staging, PositionIndex index, long[] starts, long lo, byte[] results, byte[] ranks,
                                        BitSet byExits, LatePlies late, Configuration hadoop) throws IOException {
-        int k = java.util.Arrays.binarySearch(starts, lo);
+        int k = java.util.Arrays.binarySearch(starts, lo), parts = starts.length - 1;
         long hi = starts[k + 1];
         String name = IndexedTable.partName(index.material(), k, parts);
         String sha256 = writeAside(new Path(staging, name), hadoop, out -> IndexedTable.writePart(index, lo, hi, results, ranks, late, out));
@@ -368,54 +340,6 @@ public final class TableExport {
         file.put("first_index", lo);
         file.put("end_index", hi);
         return file;
-    }
-
-    /**
-     * A slice's planes in a file of their own, for the part they belong to: its results, its move ranks, the entries
-     * its captures and promotions decide (an int32 length, then {@link BitSet#toByteArray}) and its late plies.
-     */
-    record Piece(String uri, long lo, long hi) implements Serializable {}
-
-    private static Piece writePiece(String staging, BestMoves b, Configuration hadoop) throws IOException {
-        Path file = new Path(new Path(staging, PART_PIECES), String.format("piece-%016d", b.lo()));
-        writeAside(file, hadoop, out -> {
-            out.write(b.results());
-            out.write(b.ranks());
-            byte[] byExits = b.byExits().toByteArray();
-            java.io.DataOutputStream data = new java.io.DataOutputStream(out);
-            data.writeInt(byExits.length);
-            data.write(byExits);
-            data.flush();
-            b.late().writeTo(out);
-        });
-        return new Piece(file.toString(), b.lo(), b.lo() + b.results().length / 2);
-    }
-
-    /** One task a part: its pieces read back, in order, into the part file. */
-    private static List<PartFiles> joinPieces(JavaSparkContext jsc, String staging, PositionIndex index, long[] starts, List<Piece> pieces,
-                                                        SmallerTables smaller) {
-        int parts = starts.length - 1;
-        return jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> {
-            int entries = Math.toIntExact(2 * (starts[k + 1] - starts[k]));
-            byte[] results = new byte[entries], ranks = new byte[entries];
-            BitSet byExits = new BitSet();
-            List<LatePlies> late = new ArrayList<>();
-            for (Piece piece : pieces) {
-                if (piece.lo() < starts[k] || piece.lo() >= starts[k + 1]) continue;
-                int at = Math.toIntExact(2 * (piece.lo() - starts[k])), n = Math.toIntExact(2 * (piece.hi() - piece.lo()));
-                Path file = new Path(piece.uri());
-                try (org.apache.hadoop.fs.FSDataInputStream in = file.getFileSystem(smaller.hadoop()).open(file)) {
-                    in.readFully(results, at, n);
-                    in.readFully(ranks, at, n);
-                    byte[] bits = new byte[in.readInt()];
-                    in.readFully(bits);
-                    BitSet pieceBits = BitSet.valueOf(bits);
-                    for (int j = pieceBits.nextSetBit(0); j >= 0; j = pieceBits.nextSetBit(j + 1)) byExits.set(at / 2 + j);
-                    late.add(LatePlies.parse(in.readAllBytes(), piece.uri(), 2 * piece.lo(), 2 * piece.hi()));
-                }
-            }
-            return writePart(staging, index, parts, starts, starts[k], results, ranks, byExits, LatePlies.union(late), smaller.hadoop());
-        }).collect();
     }
 
     /** The seed's KBNK file, written by one task from the result planes. */

@@ -25,30 +25,6 @@ import tablebase.probe.Tablebase;
  */
 class PartFilesTest {
     @Test
-    void thePartsAreCutIntoSlicesOfWholeKingPairsThatCoverEachPartInOrder() {
-        for (String endgame : List.of("KQK", "KPK", "KQKR")) {
-            tablebase.chess.PositionIndex index = new tablebase.chess.PositionIndex(Material.parse(endgame));
-            for (long entriesPerFile : new long[] {10_000, 1L << 25})
-                for (int perPart : new int[] {1, 2, 3, 7}) {
-                    long[] starts = tablebase.probe.IndexedTable.partStarts(index, entriesPerFile);
-                    long[] slices = TableExport.slices(index, starts, perPart);
-                    assertEquals(0, slices[0]);
-                    assertEquals(index.size(), slices[slices.length - 1]);
-                    for (int k = 0; k + 1 < slices.length; k++) {
-                        assertTrue(slices[k] < slices[k + 1], "no empty slice");
-                        assertEquals(0, slices[k] % index.restSize(), "whole king pairs");
-                    }
-                    for (long start : starts) assertTrue(java.util.Arrays.binarySearch(slices, start) >= 0, "a part starts a slice");
-                    for (int k = 0; k + 1 < starts.length; k++) {
-                        long pairs = (starts[k + 1] - starts[k]) / index.restSize(), lo = starts[k], hi = starts[k + 1];
-                        long inPart = java.util.Arrays.stream(slices).filter(x -> x >= lo && x < hi).count();
-                        assertEquals(Math.min(perPart, pairs), inPart, endgame + " part " + k);
-                    }
-                }
-        }
-    }
-
-    @Test
     void aTableInPartsProbesAsInOneFileAndItsBiggerTableIsTheSame(@TempDir Path dir) throws Exception {
         Path whole = GeneratedTables.folder("KQKR"); // its KQK beside it, in one file
         SparkTestSession.session().conf().set(Generate.ENTRIES_PER_FILE, "10000");
