@@ -77,6 +77,13 @@ public final class Material implements java.io.Serializable {
         return interned(sorted);
     }
 
+    /** The same pieces with the colours swapped: KRKQ for KQKR (itself for KQKQ). */
+    public Material coloursSwapped() {
+        List<Piece> swapped = new ArrayList<>(size);
+        for (Piece p : pieces) swapped.add(new Piece(p.color().opponent(), p.type()));
+        return of(swapped);
+    }
+
     public List<Piece> pieces() { return Collections.unmodifiableList(pieces); }
 
     public int size() { return size; }

@@ -267,6 +267,27 @@ public final class Position {
         return origins;
     }
 
+    /**
+     * The same position seen from the other side: colours swapped, ranks mirrored, the other side to move (of
+     * material {@link Material#coloursSwapped}); its value for the side to move is this one's.
+     */
+    public Position coloursSwapped() {
+        return new Position(material.coloursSwapped(), coloursSwapped(material, squares), sideToMove.opponent(),
+                enPassant < 0 ? -1 : Square.rankMirrored(enPassant));
+    }
+
+    /**
+     * The squares of a position of {@code material} as those of its colours-swapped position: Black's pieces first, then
+     * White's (each side's pieces keep their order), every square's rank mirrored.
+     */
+    public static int[] coloursSwapped(Material material, int[] squares) {
+        int[] swapped = new int[squares.length];
+        int white = material.count(Color.WHITE), black = squares.length - white;
+        for (int i = 0; i < black; i++) swapped[i] = Square.rankMirrored(squares[white + i]);
+        for (int i = 0; i < white; i++) swapped[black + i] = Square.rankMirrored(squares[i]);
+        return swapped;
+    }
+
     /** The position with every square moved by one of the eight board symmetries (see {@link Square#transform}). */
     public Position transform(int symmetry) {
         int[] t = new int[squares.length];

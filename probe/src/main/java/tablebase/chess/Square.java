@@ -16,6 +16,9 @@ public final class Square {
     /** The left-right mirror {@code file -> 7 - file}, rank unchanged. */
     public static int mirrorFile(int sq) { return sq ^ 7; }
 
+    /** The top-bottom mirror {@code rank -> 7 - rank}, file unchanged: the board seen from the other side. */
+    public static int rankMirrored(int sq) { return sq ^ 56; }
+
     /** King (Chebyshev) distance. */
     public static int distance(int a, int b) {
         return Math.max(Math.abs(file(a) - file(b)), Math.abs(rank(a) - rank(b)));

@@ -51,16 +51,26 @@ public final class Tablebase implements AutoCloseable {
 
     private static int wdl(int ply) { return ply < 0 ? 0 : ply % 2 == 1 ? 1 : -1; }
 
+    /** The tables opened, then the materials answered from their colours swapped (see {@link ColoursSwappedTable}). */
     private final Map<Material, DtmTable> tables;
+    private final java.util.Set<Material> opened;
     private final BlockCache cache;
     /** The table the last lookup used: probes of one endgame skip the map (materials are single instances). */
     private DtmTable last; // racy on purpose: any table read here is a whole, final-field object
     private volatile boolean closed;
 
     private Tablebase(Map<Material, DtmTable> tables, BlockCache cache) {
-        this.tables = tables;
+        this.opened = java.util.Set.copyOf(tables.keySet());
+        this.tables = withColoursSwapped(tables);
         this.cache = cache;
         for (DtmTable table : tables.values()) if (table instanceof CompressedTable compressed) compressed.lookUpWith(this::ply, this::table);
+    }
+
+    /** The tables, and for each material without a table of its own, the table of its colours swapped, read as such. */
+    private static Map<Material, DtmTable> withColoursSwapped(Map<Material, DtmTable> opened) {
+        Map<Material, DtmTable> tables = new HashMap<>(opened);
+        for (DtmTable table : opened.values()) tables.putIfAbsent(table.material().coloursSwapped(), new ColoursSwappedTable(table));
+        return tables;
     }
 
     /** Opens a table folder or a folder of them, mapping each packed file and checking its header: milliseconds. */
@@ -176,9 +186,17 @@ public final class Tablebase implements AutoCloseable {
     /** The most pieces of an endgame this tablebase answers, kings included (Syzygy's {@code TB_LARGEST}). */
     public int largest() { return materials().get(0).size(); }
 
-    /** The endgames this tablebase answers, by name. */
-    public List<Material> materials() {
-        List<Material> m = new ArrayList<>(tables.keySet());
+    /** The endgames whose tables are open here, largest first, then by name. */
+    public List<Material> materials() { return sorted(opened); }
+
+    /**
+     * The endgames this tablebase answers: those of its tables and, for each, the one with the colours swapped (KRKQ
+     * from KQKR, looked up as seen from the other side), so that a set needs one table a material.
+     */
+    public List<Material> answered() { return sorted(tables.keySet()); }
+
+    private static List<Material> sorted(java.util.Collection<Material> materials) {
+        List<Material> m = new ArrayList<>(materials);
         m.sort(Comparator.comparingInt(Material::size).reversed().thenComparing(Material::name));
         return m;
     }

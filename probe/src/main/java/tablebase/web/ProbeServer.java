@@ -57,7 +57,7 @@ public final class ProbeServer implements AutoCloseable {
         this.server = server;
         this.workers = workers;
         for (String name : PAGES.values()) assets.put(name, asset(name));
-        for (Material m : table.materials()) {
+        for (Material m : table.answered()) {
             Position example = example(table, m);
             tables.add(Map.of("endgame", m.name(), "example", example.toString(), "example_wins", wins(table, example)));
         }
