@@ -36,9 +36,9 @@ class ColoursSwappedTest {
                 Material swapped = m.coloursSwapped();
                 boolean leftOut = !swapped.equals(m) && Files.isDirectory(root.resolve(swapped.name().toLowerCase(Locale.ROOT)))
                         && m.name().compareTo(swapped.name()) > 0;
-                copy(folder, both.resolve(folder.getFileName().toString()));
+                SampleCheckTest.copyTables(folder, both.resolve(folder.getFileName().toString()));
                 if (leftOut) left.add(m);
-                else copy(folder, one.resolve(folder.getFileName().toString()));
+                else SampleCheckTest.copyTables(folder, one.resolve(folder.getFileName().toString()));
             }
         }
         assertTrue(left.contains(Material.parse("KQKP")) && left.contains(Material.parse("KPK")) && left.size() > 10, "left out: " + left);
@@ -61,14 +61,5 @@ class ColoursSwappedTest {
                     }
         }
         assertFalse(Files.exists(one.resolve("kqkp")));
-    }
-
-    private static void copy(Path from, Path to) throws Exception {
-        try (Stream<Path> files = Files.walk(from)) {
-            for (Path f : files.filter(f -> !f.toString().contains("parquet")).toList()) {
-                Path target = to.resolve(from.relativize(f).toString());
-                if (Files.isDirectory(f)) Files.createDirectories(target); else Files.copy(f, target);
-            }
-        }
     }
 }

@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileReader;
@@ -19,7 +17,6 @@ import org.junit.jupiter.api.io.TempDir;
 import tablebase.GeneratedTables;
 import tablebase.SparkTestSession;
 import tablebase.chess.Material;
-import tablebase.chess.MaterialChange;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
 import tablebase.table.Successors;
@@ -31,12 +28,7 @@ class ParquetRowsTest {
         Path kqkr = GeneratedTables.folder("KQKR"), root = kqkr.getParent();
         Material material = Material.parse("KQKR");
         PositionIndex index = new PositionIndex(material);
-        Map<Material, IndexedTable> smaller = new HashMap<>();
-        for (MaterialChange.Exit e : MaterialChange.exits(material)) {
-            Material after = e.change().after();
-            if (after.size() > 2 && !smaller.containsKey(after))
-                smaller.put(after, IndexedTable.open(root.resolve(after.name().toLowerCase(Locale.ROOT)).resolve(IndexedTable.partName(after, 0, 1))));
-        }
+        Map<Material, IndexedTable> smaller = SampleCheckTest.smallerPackedTables(root, material);
         IndexedTable packed = IndexedTable.open(kqkr.resolve("kqkr.tbl"));
         TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packed.resultPlane(), smaller), index, 0, index.size(), false);
         Path file = dir.resolve("rows.parquet");

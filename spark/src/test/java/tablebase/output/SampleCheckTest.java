@@ -84,12 +84,7 @@ class SampleCheckTest {
         Material material = Material.parse("KPKP");
         PositionIndex index = new PositionIndex(material);
         // KPKP's compressed file written again as the export writes it with spark.tablebase.markCaptures=true
-        Map<Material, IndexedTable> smaller = new HashMap<>();
-        for (MaterialChange.Exit e : MaterialChange.exits(material)) {
-            Material after = e.change().after();
-            if (after.size() > 2 && !smaller.containsKey(after))
-                smaller.put(after, IndexedTable.open(copy.resolve(after.name().toLowerCase(Locale.ROOT)).resolve(IndexedTable.partName(after, 0, 1))));
-        }
+        Map<Material, IndexedTable> smaller = smallerPackedTables(copy, material);
         IndexedTable packedKpkp = IndexedTable.open(copy.resolve("kpkp").resolve("kpkp.tbl"));
         TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), true);
         // on every core, in chunks with successors of their own: the same planes and marks
@@ -125,7 +120,19 @@ class SampleCheckTest {
     }
 
     /** Copies a folder of tables, their Parquet rows left out. */
-    private static void copyTables(Path root, Path copy) throws Exception {
+    /** The packed tables (one part each) that {@code material}'s captures and promotions lead to, from the folders in {@code root}. */
+    static Map<Material, IndexedTable> smallerPackedTables(Path root, Material material) throws Exception {
+        Map<Material, IndexedTable> smaller = new HashMap<>();
+        for (MaterialChange.Exit e : MaterialChange.exits(material)) {
+            Material after = e.change().after();
+            if (after.size() > 2 && !smaller.containsKey(after))
+                smaller.put(after, IndexedTable.open(root.resolve(after.name().toLowerCase(Locale.ROOT)).resolve(IndexedTable.partName(after, 0, 1))));
+        }
+        return smaller;
+    }
+
+    /** Copies the tables under {@code root} into {@code copy}, their Parquet files left out. */
+    static void copyTables(Path root, Path copy) throws Exception {
         try (Stream<Path> files = Files.walk(root)) {
             for (Path f : files.filter(f -> !f.toString().contains("parquet")).toList()) {
                 Path to = copy.resolve(root.relativize(f).toString());
