@@ -78,11 +78,8 @@ public final class CompressedTable implements DtmTable {
     public static final int BLOCK = 1 << 16;
     public static final String SUFFIX = ".cdtm";
 
-    /**
-     * One part file: its index range, block table, the result byte of each byte its blocks hold ({@link #RESULT_BYTE},
-     * or each byte itself in a file without flag bit 1), and the slots of its decompressed blocks.
-     */
-    private record Part(Path file, FileChannel channel, long lo, long hi, BlockOrder order, boolean marksExits, byte[] resultBytes, long[] offsets, int[] lengths,
+    /** One part file: its index range, block table and the slots of its decompressed blocks. */
+    private record Part(Path file, FileChannel channel, long lo, long hi, BlockOrder order, boolean marksExits, boolean winsThenLosses, long[] offsets, int[] lengths,
                         int[] crcs, AtomicReferenceArray<byte[]> blocks, LatePlies late) {}
 
     /** Header byte 51's bit: byte {@link #MARK} stands for {@link #BY_EXITS}. */
@@ -95,11 +92,10 @@ public final class CompressedTable implements DtmTable {
      * of the top bits of the byte before, which then tell a win from a loss (in the raw bytes they alternate): KPKP
      * 1.7 %, a KNPKN part 2.2 %, a KBNKN part 3.1 % smaller. {@link #RESULT_BYTE} maps them back.
      */
-    private static final byte[] STORED_BYTE = new byte[256], RESULT_BYTE = new byte[256], SAME_BYTE = new byte[256];
+    private static final byte[] STORED_BYTE = new byte[256], RESULT_BYTE = new byte[256];
 
     static {
         for (int b = 0; b < 256; b++) {
-            SAME_BYTE[b] = (byte) b;
             int stored = b == 0 || b == 255 ? b : b % 2 == 0 ? b / 2 : 128 + b / 2;
             STORED_BYTE[b] = (byte) stored;
             RESULT_BYTE[stored] = (byte) b;
@@ -427,7 +423,7 @@ public final class CompressedTable implements DtmTable {
                     LatePlies late = LatePlies.read(channel, end, file, 2 * lo, 2 * hi);
                     for (int k = 0; k < late.size(); k++)
                         if ((late.entry(k) & 1) != s) throw new CorruptTableException(file + " lists a late ply of the side it does not store");
-                    parts.add(new Part(file, channel, lo, hi, BlockOrder.of(index, hi - lo, lead), (flags & MARKS_EXITS) != 0, (flags & WINS_THEN_LOSSES) != 0 ? RESULT_BYTE : SAME_BYTE, offsets, lengths, crcs, new AtomicReferenceArray<>(blocks), late));
+                    parts.add(new Part(file, channel, lo, hi, BlockOrder.of(index, hi - lo, lead), (flags & MARKS_EXITS) != 0, (flags & WINS_THEN_LOSSES) != 0, offsets, lengths, crcs, new AtomicReferenceArray<>(blocks), late));
                 } catch (IOException | RuntimeException e) {
                     channel.close();
                     throw e;
@@ -583,8 +579,7 @@ public final class CompressedTable implements DtmTable {
         int block = (int) byBlock.quotient(at);
         byte[] bytes = part.blocks().get(block);
         if (bytes == null) bytes = load(part, block);
-        // mapped here rather than as a block loads, so that a cold lookup stays short
-        int b = part.resultBytes()[bytes[(int) (at - (long) block * blockEntries)] & 0xFF] & 0xFF;
+        int b = bytes[(int) (at - (long) block * blockEntries)] & 0xFF;
         return b == MARK && part.marksExits() ? BY_EXITS : late.result(2 * i + storedSide, b);
     }
 
@@ -614,6 +609,7 @@ public final class CompressedTable implements DtmTable {
             throw new CorruptTableException(part.file() + ": block " + block + " does not decompress (" + e + ")");
         }
         if (crc(bytes, n) != part.crcs()[block]) throw new CorruptTableException(part.file() + ": block " + block + " does not match its CRC-32");
+        if (part.winsThenLosses()) for (int k = 0; k < n; k++) bytes[k] = RESULT_BYTE[bytes[k] & 0xFF];
         return cache.admit(part.blocks(), block, bytes);
     }
 
