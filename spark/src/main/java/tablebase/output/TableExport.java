@@ -142,8 +142,8 @@ public final class TableExport {
 
     /**
      * The Spark property that has the compressed tables mark the entries their captures and promotions decide, where
-     * that compresses a part smaller (KPKP 600 KB against 700 KB, KBNKN 6.8 MB against 10.1 MB, KRPKR 42.1 MB against
-     * 56.6 MB); their lookups then search those moves (KPKP's 6 to 14 times slower). Off unless set to true.
+     * that compresses a part smaller (KPKP 595 KB against 688 KB, KBNKN 6.62 MB against 9.84 MB, KRPKR 41.1 MB against
+     * 55.5 MB); their lookups then search those moves (KPKP's 6 to 14 times slower). Off unless set to true.
      */
     public static final String MARK_CAPTURES = "spark.tablebase.markCaptures";
 
