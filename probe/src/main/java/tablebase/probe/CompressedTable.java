@@ -62,11 +62,11 @@ import tablebase.chess.PositionIndex;
  * </pre>
  * Byte k of block j is the result byte (as in the packed table: 0 draw, else ply + 1), with the stored side to move,
  * of the index at offset j * B + k of the part in its blocks' order; where flag bit 1 is set (the generator sets it),
- * as {@link #STORED_BYTE} maps it: a win in k moves as k, a loss after k moves as 128 + k. An index with no canonical legal position holds
- * the byte before it in its block (0 at a block's start), which compresses to almost nothing: a lookup checks the
- * position's legality before it reads. Where flag bit 0 is set, byte 255 marks an entry whose value is that of its
- * best capture or promotion: a lookup finds it from those moves in the smaller tables, and the writer marks such
- * entries in a part only where that compresses it smaller.
+ * as {@link #STORED_BYTE} maps it: a win in k moves as k, a loss after k moves as 128 + k. An index with no
+ * canonical legal position holds the byte before it in its block (0 at a block's start), which compresses to almost
+ * nothing: a lookup checks the position's legality before it reads. Where flag bit 0 is set, byte 255 marks an
+ * entry whose value is that of its best capture or promotion: a lookup finds it from those moves in the smaller
+ * tables, and the writer marks such entries in a part only where that compresses it smaller.
  *
  * <p>Lookups are thread-safe: blocks are decompressed into a shared {@link BlockCache}, and the files are read with
  * positional reads. {@link #close()} closes the files.
@@ -78,9 +78,12 @@ public final class CompressedTable implements DtmTable {
     public static final int BLOCK = 1 << 16;
     public static final String SUFFIX = ".cdtm";
 
-    /** One part file: its index range, block table and the slots of its decompressed blocks. */
-    private record Part(Path file, FileChannel channel, long lo, long hi, BlockOrder order, boolean marksExits, boolean winsThenLosses, long[] offsets, int[] lengths,
-                        int[] crcs, AtomicReferenceArray<byte[]> blocks, LatePlies late) {}
+    /**
+     * One part file: its index range, block table, its flags (bit 0 {@code marksExits}, bit 1 {@code winsThenLosses})
+     * and the slots of its decompressed blocks, their bytes mapped back to result bytes.
+     */
+    private record Part(Path file, FileChannel channel, long lo, long hi, BlockOrder order, boolean marksExits, boolean winsThenLosses,
+                        long[] offsets, int[] lengths, int[] crcs, AtomicReferenceArray<byte[]> blocks, LatePlies late) {}
 
     /** Header byte 51's bit: byte {@link #MARK} stands for {@link #BY_EXITS}. */
     static final int MARKS_EXITS = 1;
@@ -396,7 +399,8 @@ public final class CompressedTable implements DtmTable {
                     int s = head.get(), props = head.get() & 0xFF, lead = head.get(), flags = head.get();
                     int dict = head.getInt(), entries = head.getInt(), crc = head.getInt();
                     if (index == null) index = new PositionIndex(m);
-                    if (s != storedSide(m).ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0 || (flags & ~(MARKS_EXITS | WINS_THEN_LOSSES)) != 0 || lead < 0 || lead >= BlockOrder.leads(index)
+                    if (s != storedSide(m).ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0
+                            || (flags & ~(MARKS_EXITS | WINS_THEN_LOSSES)) != 0 || lead < 0 || lead >= BlockOrder.leads(index)
                             || (hi - lo) % index.restSize() != 0 || side >= 0 && (s != side || entries != blockEntries || dict != dictionary || props != (properties & 0xFF)))
                         throw new CorruptTableException(file + " has a header this reader does not know (side " + s + ", " + entries + " entries a block)");
                     side = s;
@@ -423,7 +427,8 @@ public final class CompressedTable implements DtmTable {
                     LatePlies late = LatePlies.read(channel, end, file, 2 * lo, 2 * hi);
                     for (int k = 0; k < late.size(); k++)
                         if ((late.entry(k) & 1) != s) throw new CorruptTableException(file + " lists a late ply of the side it does not store");
-                    parts.add(new Part(file, channel, lo, hi, BlockOrder.of(index, hi - lo, lead), (flags & MARKS_EXITS) != 0, (flags & WINS_THEN_LOSSES) != 0, offsets, lengths, crcs, new AtomicReferenceArray<>(blocks), late));
+                    parts.add(new Part(file, channel, lo, hi, BlockOrder.of(index, hi - lo, lead), (flags & MARKS_EXITS) != 0,
+                            (flags & WINS_THEN_LOSSES) != 0, offsets, lengths, crcs, new AtomicReferenceArray<>(blocks), late));
                 } catch (IOException | RuntimeException e) {
                     channel.close();
                     throw e;
