@@ -7,11 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
 import tablebase.chess.Fen;
 import tablebase.chess.Material;
 import tablebase.chess.Move;
@@ -53,14 +55,14 @@ public final class Tablebase implements AutoCloseable {
 
     /** The tables opened, then the materials answered from their colours swapped (see {@link ColoursSwappedTable}). */
     private final Map<Material, DtmTable> tables;
-    private final java.util.Set<Material> opened;
+    private final Set<Material> opened;
     private final BlockCache cache;
     /** The table the last lookup used: probes of one endgame skip the map (materials are single instances). */
     private DtmTable last; // racy on purpose: any table read here is a whole, final-field object
     private volatile boolean closed;
 
     private Tablebase(Map<Material, DtmTable> tables, BlockCache cache) {
-        this.opened = java.util.Set.copyOf(tables.keySet());
+        this.opened = Set.copyOf(tables.keySet());
         this.tables = withColoursSwapped(tables);
         this.cache = cache;
         for (DtmTable table : tables.values()) if (table instanceof CompressedTable compressed) compressed.lookUpWith(this::ply, this::table);
@@ -195,7 +197,7 @@ public final class Tablebase implements AutoCloseable {
      */
     public List<Material> answered() { return sorted(tables.keySet()); }
 
-    private static List<Material> sorted(java.util.Collection<Material> materials) {
+    private static List<Material> sorted(Collection<Material> materials) {
         List<Material> m = new ArrayList<>(materials);
         m.sort(Comparator.comparingInt(Material::size).reversed().thenComparing(Material::name));
         return m;

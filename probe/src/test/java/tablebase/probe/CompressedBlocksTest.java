@@ -1,6 +1,7 @@
 package tablebase.probe;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -67,7 +68,11 @@ class CompressedBlocksTest {
             int offset = (int) head.getLong(64 + 16 * j), length = head.getInt(64 + 16 * j + 8), n = (int) Math.min(perBlock, entries - (long) j * perBlock);
             bytes[j] = new byte[n];
             try (InputStream in = new LZMAInputStream(new ByteArrayInputStream(file, offset, length), n, file[49], dictionary)) {
-                for (int k = 0; k < n; ) k += in.read(bytes[j], k, n - k);
+                for (int k = 0; k < n; ) {
+                    int read = in.read(bytes[j], k, n - k);
+                    assertTrue(read > 0, "block " + j + " ends after " + k + " of " + n + " bytes");
+                    k += read;
+                }
             }
             CRC32 crc = new CRC32();
             crc.update(bytes[j]);
