@@ -18,6 +18,8 @@ public final class MoveGenerator implements Serializable {
     private final PieceType[] types;
     private final int[] colors;
     private final int[] kings = new int[2];
+    /** The most legal moves each side can have: a lookup's buffer sized to its side, not to 256. */
+    private final int[] mostMoves = new int[2];
 
     public MoveGenerator(Material material) {
         this.material = material;
@@ -27,12 +29,22 @@ public final class MoveGenerator implements Serializable {
         for (int i = 0; i < n; i++) {
             types[i] = material.piece(i).type();
             colors[i] = material.piece(i).color() == Color.WHITE ? 0 : 1;
+            mostMoves[colors[i]] += switch (types[i]) {
+                case KING, KNIGHT -> 8;
+                case QUEEN -> 27;
+                case ROOK -> 14;
+                case BISHOP -> 13;
+                case PAWN -> 12; // a push and two captures, each to the last rank: four promotions each
+            };
         }
         kings[0] = material.kingIndex(Color.WHITE);
         kings[1] = material.kingIndex(Color.BLACK);
     }
 
     public Material material() { return material; }
+
+    /** At least as many as the legal moves {@code side} can have in any position: room enough for {@link #legalMoves}. */
+    public int mostMoves(int side) { return mostMoves[side]; }
 
     public static int piece(int move) { return move >>> 12 & 7; }
 
@@ -107,7 +119,7 @@ public final class MoveGenerator implements Serializable {
         return attacked(squares, occupied(squares), squares[kings[sideToMove]], 1 - sideToMove, -1);
     }
 
-    /** Writes the legal moves of {@code side} into {@code out} (room for 256) and returns how many; the position must be legal. */
+    /** Writes the legal moves of {@code side} into {@code out} (room for {@link #mostMoves}) and returns how many; the position must be legal. */
     public int legalMoves(int[] squares, int side, int[] out) { return legalMoves(squares, side, false, out); }
 
     /** {@link #legalMoves} that leave the table: the captures and the promotions (no en passant: see {@link #enPassantCaptures}). */
@@ -115,21 +127,38 @@ public final class MoveGenerator implements Serializable {
 
     private int legalMoves(int[] squares, int side, boolean exitsOnly, int[] out) {
         long occ = occupied(squares);
-        int king = kings[side], n = 0;
-        // Only a king in check, or a pinned piece, can leave the king attacked: the other pieces' moves need no test
-        // (en passant, which also empties another square, is apart).
+        int king = kings[side], kingSquare = squares[king], n = 0;
         long own = occupiedBy(squares, side), open = ~(own | 1L << squares[kings[1 - side]]); // no move takes its own piece or a king
         long targets = exitsOnly ? occ & open : open;
-        long mayExpose = attacked(squares, occ, squares[king], 1 - side, -1) ? -1L : pinned(squares, side, occ, own);
+        // The squares the other side attacks with the king lifted off (no line stops at it), and the checkers: the king
+        // steps where none attacks, another piece in check only takes the checker or steps between, a pinned piece is
+        // tested move by move (en passant, which also empties another square, is apart).
+        long unsafe = 0, checkers = 0, withoutKing = occ & ~(1L << kingSquare);
+        for (int i = 0; i < squares.length; i++) {
+            if (colors[i] == side) continue;
+            long attacks = types[i] == PieceType.PAWN ? Attacks.pawn(side == 0 ? Color.BLACK : Color.WHITE, squares[i])
+                    : Attacks.of(types[i], squares[i], withoutKing);
+            unsafe |= attacks;
+            if ((attacks & 1L << kingSquare) != 0) checkers |= 1L << squares[i];
+        }
+        long evasions = checkers == 0 ? -1L : checkers | Attacks.between(Long.numberOfTrailingZeros(checkers), kingSquare);
+        long pinned = pinned(squares, side, occ, own);
+        boolean doubleCheck = Long.bitCount(checkers) > 1;
         for (int i = 0; i < squares.length; i++) {
             if (colors[i] != side) continue;
             int from = squares[i];
-            boolean test = i == king || (mayExpose & 1L << from) != 0;
-            if (types[i] == PieceType.PAWN) {
-                n = pawnMoves(squares, side, i, occ, open, exitsOnly, test, out, n);
+            if (i == king) {
+                for (long t = Attacks.king(from) & targets & ~unsafe; t != 0; t &= t - 1) out[n++] = i << 12 | from << 6 | Long.numberOfTrailingZeros(t);
                 continue;
             }
-            for (long t = Attacks.of(types[i], from, occ) & targets; t != 0; t &= t - 1) n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, false);
+            if (doubleCheck) continue;
+            boolean test = (pinned & 1L << from) != 0;
+            if (types[i] == PieceType.PAWN) {
+                n = pawnMoves(squares, side, i, occ, open & evasions, exitsOnly, test, out, n);
+                continue;
+            }
+            for (long t = Attacks.of(types[i], from, occ) & targets & evasions; t != 0; t &= t - 1)
+                n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, false);
         }
         return n;
     }
@@ -159,33 +188,33 @@ public final class MoveGenerator implements Serializable {
     }
 
     /**
-     * A pawn's pushes (two from its second rank; with {@code promotionsOnly}, only to the last rank) and captures
-     * ({@code open} squares only), each promotion four moves.
+     * A pawn's pushes (two from its second rank; with {@code promotionsOnly}, only to the last rank) and captures,
+     * each to an {@code allowed} square only, each promotion four moves.
      */
-    private int pawnMoves(int[] squares, int side, int i, long occ, long open, boolean promotionsOnly, boolean test, int[] out, int n) {
-        int from = squares[i], step = side == 0 ? 8 : -8, one = from + step;
-        if (promotionsOnly) {
-            if ((occ & 1L << one) == 0 && Square.rank(one) % 7 == 0) n = addIfLegal(squares, side, i, one, occ, test, out, n, true);
-        } else if ((occ & 1L << one) == 0) {
-            n = addIfLegal(squares, side, i, one, occ, test, out, n, true);
-            if (Square.rank(from) == (side == 0 ? 1 : 6) && (occ & 1L << (one + step)) == 0) n = addIfLegal(squares, side, i, one + step, occ, test, out, n, false);
+    private int pawnMoves(int[] squares, int side, int i, long occ, long allowed, boolean promotionsOnly, boolean test, int[] out, int n) {
+        int from = squares[i], step = side == 0 ? 8 : -8, one = from + step, two = one + step;
+        if ((occ & 1L << one) == 0) {
+            boolean promotes = Square.rank(one) % 7 == 0;
+            if ((allowed & 1L << one) != 0 && (promotes || !promotionsOnly)) n = addIfLegal(squares, side, i, one, occ, test, out, n, true);
+            if (!promotionsOnly && Square.rank(from) == (side == 0 ? 1 : 6) && (occ & 1L << two) == 0 && (allowed & 1L << two) != 0)
+                n = addIfLegal(squares, side, i, two, occ, test, out, n, false);
         }
-        for (long t = Attacks.pawn(side == 0 ? Color.WHITE : Color.BLACK, from) & occ & open; t != 0; t &= t - 1)
+        for (long t = Attacks.pawn(side == 0 ? Color.WHITE : Color.BLACK, from) & occ & allowed; t != 0; t &= t - 1)
             n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, true);
         return n;
     }
 
     /**
-     * Adds piece {@code i}'s move to {@code to} (an empty square or an enemy piece but the king) unless ({@code test})
-     * it leaves its king in check; a pawn reaching the last rank adds its four promotions.
+     * Adds the move of piece {@code i}, not the king, to {@code to} (an empty square or an enemy piece but the king)
+     * unless ({@code test}: a pinned piece) it leaves its king in check; a pawn reaching the last rank adds its four
+     * promotions.
      */
     private int addIfLegal(int[] squares, int side, int i, int to, long occ, boolean test, int[] out, int n, boolean mayPromote) {
         int from = squares[i];
         if (test) {
             int victim = (occ & 1L << to) == 0 ? -1 : pieceAt(squares, to);
-            int king = i == kings[side] ? to : squares[kings[side]];
             squares[i] = to;
-            boolean safe = !attacked(squares, occ ^ 1L << from | 1L << to, king, 1 - side, victim);
+            boolean safe = !attacked(squares, occ ^ 1L << from | 1L << to, squares[kings[side]], 1 - side, victim);
             squares[i] = from;
             if (!safe) return n;
         }

@@ -20,7 +20,7 @@ class MoveGeneratorTest {
     void movesExitsAndUnmovesAreThoseOfThePositionRules() {
         Random random = new Random(5);
         int pins = 0, withExits = 0;
-        for (String name : new String[] {"KQKR", "KBNKN", "KRBKR", "KQQKQ", "KNNK", "KPK", "KPKP", "KRPKR", "KQKP", "KPPKP"}) {
+        for (String name : new String[] {"KQKR", "KBNKN", "KRBKR", "KQQKQ", "KNNK", "KPK", "KPKP", "KRPKR", "KQKP", "KPPKP", "KRRRKQ"}) {
             Material material = Material.parse(name);
             MoveGenerator gen = new MoveGenerator(material);
             for (int t = 0; t < 20_000; t++) {
@@ -28,6 +28,7 @@ class MoveGeneratorTest {
                 int[] squares = p.squares();
                 Set<String> fast = new TreeSet<>(), rules = new TreeSet<>();
                 int n = gen.legalMoves(squares, side(p), BUFFER);
+                assertTrue(n <= gen.mostMoves(side(p)), p::toString);
                 for (int k = 0; k < n; k++) fast.add(uci(BUFFER[k]));
                 for (Move m : p.legalMoves()) rules.add(m.uci());
                 assertEquals(rules, fast, p::toString);
@@ -67,6 +68,15 @@ class MoveGeneratorTest {
         }
         assertTrue(pins > 1_000, pins + " positions with a pinned piece");
         assertTrue(withExits > 50_000, withExits + " positions with a capture or a promotion");
+    }
+
+    @Test
+    void theMostMovesASideCanHaveAreReached() {
+        // a queen in the centre on its 27 squares, its king clear of her lines on 8
+        Position p = Fen.parse("8/1K6/8/8/3Q4/8/6k1/8 w - - 0 1");
+        MoveGenerator gen = new MoveGenerator(p.material());
+        assertEquals(27 + 8, p.legalMoves().size());
+        assertEquals(p.legalMoves().size(), gen.mostMoves(0));
     }
 
     /** The pieces of {@code side} but the king whose removal would leave their king attacked. */
