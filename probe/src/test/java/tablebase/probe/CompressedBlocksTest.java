@@ -111,8 +111,9 @@ class CompressedBlocksTest {
         head.put(51, (byte) (file[51] & ~2));
         LZMA2Options options = new LZMA2Options();
         options.setDictSize(head.getInt(52));
-        options.setLcLp(file[49] % 9, file[49] / 9 % 5);
-        options.setPb(file[49] / 45);
+        int properties = file[49] & 0xFF;
+        options.setLcLp(properties % 9, properties / 9 % 5);
+        options.setPb(properties / 45);
         for (int j = 0; j < m; j++) {
             byte[] raw = new byte[blocks[j].length];
             for (int k = 0; k < raw.length; k++) raw[k] = (byte) result(blocks[j][k] & 0xFF);
