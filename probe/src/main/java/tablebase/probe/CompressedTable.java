@@ -194,8 +194,7 @@ public final class CompressedTable implements DtmTable {
      * How the generator compresses: LZMA's normal mode with the binary-tree match finder (nice length 96), a block's
      * size as its dictionary, and the position's low three bits as the state's context (pb 3: blocks start at
      * multiples of 64K, so these are the file of the square of the index's last digit). Against hash chains (nice
-     * length 32, depth 8) and pb 0: KQQKQ 4.5 % smaller, KRPKR 4 to 5 % unmarked and 13 to 14 % marked, in about
-     * twice the time.
+     * length 32, depth 8) and pb 0: KQQKQ 4.5 % smaller, KRPKR 4 % unmarked and 9 % marked, in about twice the time.
      */
     private static LZMA2Options options() {
         try {
