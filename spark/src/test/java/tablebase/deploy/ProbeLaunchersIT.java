@@ -21,7 +21,8 @@ import tablebase.probe.Tablebase;
 
 /**
  * jobs/probe, jobs/serve and jobs/verify run on the probe library's jar alone: with every loaded class printed
- * ({@code JAVA_TOOL_OPTIONS=-verbose:class}), none is Spark's, Hadoop's or Scala's, and they still answer.
+ * ({@code JAVA_TOOL_OPTIONS=-verbose:class}), none is Spark's, Hadoop's or Scala's, and they still answer; a probe
+ * maps in the classes that the first probe of the build archived.
  */
 class ProbeLaunchersIT {
     private static final Map<String, String> VERBOSE = Map.of("JAVA_TOOL_OPTIONS", "-verbose:class");
@@ -75,6 +76,17 @@ class ProbeLaunchersIT {
         assertEquals(0, Launchers.start(VERBOSE, verifyLog, "verify", "--table", tables.resolve("kqk")).waitFor(), () -> read(verifyLog));
         assertTrue(printed(read(verifyLog)).contains("verified KQK: every packed, compressed, seed and Parquet file matches"), read(verifyLog));
         assertNoSparkHadoopOrScala(read(verifyLog));
+    }
+
+    @Test
+    void aProbeMapsInTheClassesAnEarlierProbeArchived(@TempDir Path dir) throws Exception {
+        Path first = dir.resolve("first.log"), second = dir.resolve("second.log");
+        assertEquals(0, Launchers.run(first, 60, "probe", "--tables", tables, WIN), () -> read(first));
+        assertEquals(0, Launchers.run(VERBOSE, second, 60, "probe", "--tables", tables, WIN), () -> read(second));
+        String answer = read(first).lines().filter(l -> l.contains("White to move: White mates in")).findFirst().orElseThrow();
+        assertTrue(printed(read(second)).contains(answer), read(second));
+        assertTrue(read(second).lines().anyMatch(l -> l.contains("[class,load] tablebase.probe.Tablebase source: shared objects file")),
+                () -> read(second).lines().filter(l -> l.contains("tablebase.probe.Tablebase ")).toList().toString());
     }
 
     @Test
