@@ -76,8 +76,13 @@ archive_classes_if_needed() {
 # run_probe CLASS ARGS...: a front door of the probe library, on its own jar alone: no Spark, Hadoop or Scala.
 run_probe() {
   build_if_needed
+  probe_java "$@"
+}
+
+# probe_java CLASS ARGS...: the probe's JVM, with the flags of the array PROBE_FLAGS where it is set.
+probe_java() {
   # shellcheck disable=SC2086
-  exec java -Xmx"${DRIVER_MEMORY:-1g}" ${JAVA_OPTS:-} -cp "$PROBE_JAR" "$@"
+  exec java -Xmx"${DRIVER_MEMORY:-1g}" ${JAVA_OPTS:-} ${PROBE_FLAGS[@]+"${PROBE_FLAGS[@]}"} -cp "$PROBE_JAR" "$@"
 }
 
 # run_probe_archived CLASS ARGS...: run_probe with the classes a probe loads archived (class data sharing, as
@@ -88,13 +93,14 @@ PROBE_ARCHIVE="$ROOT/probe/target/tablebase-probe.jsa"
 run_probe_archived() {
   build_if_needed
   if [[ -f "$PROBE_ARCHIVE" && "$PROBE_ARCHIVE" -nt "$PROBE_JAR" ]]; then
-    # shellcheck disable=SC2086
-    exec java -Xmx"${DRIVER_MEMORY:-1g}" ${JAVA_OPTS:-} -XX:SharedArchiveFile="$PROBE_ARCHIVE" $QUIET_CDS -cp "$PROBE_JAR" "$@"
+    # shellcheck disable=SC2206
+    PROBE_FLAGS=(-XX:SharedArchiveFile="$PROBE_ARCHIVE" $QUIET_CDS)
+    probe_java "$@"
   fi
   local tmp rc=0
   tmp=$(mktemp -d)
-  # shellcheck disable=SC2086
-  java -Xmx"${DRIVER_MEMORY:-1g}" ${JAVA_OPTS:-} -XX:ArchiveClassesAtExit="$tmp/classes.jsa" $QUIET_CDS -cp "$PROBE_JAR" "$@" || rc=$?
+  # shellcheck disable=SC2206
+  (PROBE_FLAGS=(-XX:ArchiveClassesAtExit="$tmp/classes.jsa" $QUIET_CDS); probe_java "$@") || rc=$?
   if (( rc == 0 )) && [[ -s "$tmp/classes.jsa" ]]; then mv -f "$tmp/classes.jsa" "$PROBE_ARCHIVE" 2>/dev/null || true; fi
   rm -rf "$tmp"
   return "$rc"

@@ -142,8 +142,8 @@ public final class TableExport {
 
     /**
      * The Spark property that has the compressed tables mark the entries their captures and promotions decide, where
-     * that compresses a part smaller (KPKP 595 KB against 688 KB, KBNKN 6.62 MB against 9.84 MB, KRPKR 41.1 MB against
-     * 55.5 MB); their lookups then search those moves (KPKP's 6 to 14 times slower). Off unless set to true.
+     * that compresses a part smaller (KPKP 569 KB against 667 KB, KBNKN 5.89 MB against 9.18 MB, KRPKR 37.4 MB against
+     * 53.3 MB); their lookups then search those moves (KPKP's 6 to 12 times slower). Off unless set to true.
      */
     public static final String MARK_CAPTURES = "spark.tablebase.markCaptures";
 
