@@ -83,7 +83,7 @@ class SampleCheckTest {
         copyTables(root, copy);
         Material material = Material.parse("KPKP");
         PositionIndex index = new PositionIndex(material);
-        // KPKP's compressed file written again as the export writes it with spark.tablebase.markCaptures=true
+        // KPKP's compressed file written again with its marks, as the export writes it by default
         Map<Material, IndexedTable> smaller = smallerPackedTables(copy, material);
         IndexedTable packedKpkp = IndexedTable.open(copy.resolve("kpkp").resolve("kpkp.tbl"));
         TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), true);
