@@ -1,5 +1,6 @@
 package tablebase.probe;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,7 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
 
-/** The compressed blocks' orders: divisions as Java's, each order a permutation with its digit in front, files of any lead read back. */
+/**
+ * The compressed blocks' orders: divisions as Java's, each order a permutation with its digit in front, files of any lead read back, a
+ * marked part written with its sampled blocks reused as without them.
+ */
 class BlockOrderTest {
     @Test
     void aDivisorDividesAsJavaDoesBelowItsBound() {
@@ -100,8 +104,37 @@ class BlockOrderTest {
         BlockOrder order = BlockOrder.of(index, hi - lo, lead);
         order.arrange(part, CompressedTable.storedSide(index.material()).ordinal(), ordered);
         try (OutputStream out = Files.newOutputStream(file)) {
-            CompressedTable.write(index, lo, hi, order, ordered, null, late, out);
+            CompressedTable.write(index, lo, hi, order, ordered, null, null, late, out);
         }
+    }
+
+    @Test
+    void aMarkedPartIsWrittenAsItsOrderAndMarksGiveWithTheSampledBlocksReused() throws Exception {
+        // KRKN (29 blocks, 16 sampled): results by the rook's square, but random where the captures decide; marked,
+        // those entries all read 255, so the writer marks them and reuses its 16 sampled blocks
+        PositionIndex index = new PositionIndex(Material.parse("KRKN"));
+        int size = (int) index.size(), side = CompressedTable.storedSide(index.material()).ordinal();
+        assertTrue(size > (long) CompressedTable.SAMPLE_BLOCKS * CompressedTable.BLOCK);
+        Random random = new Random(5);
+        byte[] results = new byte[2 * size];
+        BitSet byExits = new BitSet(size);
+        for (int at = 0; at < size; at++) {
+            boolean decided = random.nextInt(4) == 0;
+            if (decided) byExits.set(at);
+            results[2 * at + side] = (byte) (decided ? 1 + random.nextInt(60) : 1 + at / 4096 % 30);
+        }
+        ByteArrayOutputStream chosen = new ByteArrayOutputStream();
+        CompressedTable.write(index, 0, size, results, byExits, LatePlies.NONE, chosen);
+        byte[] file = chosen.toByteArray();
+        assertEquals(1, file[51] & 1, "marked");
+        BlockOrder order = BlockOrder.of(index, size, file[50]);
+        byte[] ordered = new byte[size];
+        order.arrange(results, side, ordered);
+        BitSet marks = new BitSet(size);
+        for (int at = byExits.nextSetBit(0); at >= 0; at = byExits.nextSetBit(at + 1)) marks.set((int) order.stored(at));
+        ByteArrayOutputStream whole = new ByteArrayOutputStream();
+        CompressedTable.write(index, 0, size, order, ordered, marks, null, LatePlies.NONE, whole);
+        assertArrayEquals(whole.toByteArray(), file);
     }
 
     @Test
@@ -121,7 +154,7 @@ class BlockOrderTest {
             byte[] ordered = new byte[(int) size];
             BlockOrder order = BlockOrder.of(index, size, lead);
             order.arrange(results, 0, ordered);
-            forced[lead] = CompressedTable.write(index, 0, size, order, ordered, null, LatePlies.NONE, OutputStream.nullOutputStream());
+            forced[lead] = CompressedTable.write(index, 0, size, order, ordered, null, null, LatePlies.NONE, OutputStream.nullOutputStream());
             assertTrue(chosen.size() <= forced[lead], chosen.size() + " bytes chosen, " + forced[lead] + " with lead " + lead);
         }
         assertTrue(forced[1] < forced[0], forced[1] + " bytes with the pawn in front, " + forced[0] + " in the index's order");

@@ -54,7 +54,7 @@ class CompressedBlocksTest {
         BlockOrder order = BlockOrder.of(KPK, KPK.size(), 0);
         order.arrange(results, side, ordered);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        CompressedTable.write(KPK, 0, KPK.size(), order, ordered, null, LatePlies.NONE, out);
+        CompressedTable.write(KPK, 0, KPK.size(), order, ordered, null, null, LatePlies.NONE, out);
         return out.toByteArray();
     }
 
