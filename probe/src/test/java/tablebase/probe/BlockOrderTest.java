@@ -18,8 +18,8 @@ import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
 
 /**
- * The compressed blocks' orders: divisions as Java's, each order a permutation with its digit in front, files of any lead read back, a
- * marked part written with its sampled blocks reused as without them.
+ * The compressed blocks' orders: divisions as Java's, each order a permutation with its digit in front, files of any lead read back, the
+ * marks chosen by fast mode or by the writer's, the file the same as the part compressed whole.
  */
 class BlockOrderTest {
     @Test
@@ -109,9 +109,17 @@ class BlockOrderTest {
     }
 
     @Test
-    void aMarkedPartIsWrittenAsItsOrderAndMarksGiveWithTheSampledBlocksReused() throws Exception {
-        // KRKN (29 blocks, 16 sampled): results by the rook's square, but random where the captures decide; marked,
-        // those entries all read 255, so the writer marks them and reuses its 16 sampled blocks
+    void fastModeDecidesTheMarksWhereItsCallIsClearAndTheWritersModeWithItsSamplesReusedWhereNot() throws Exception {
+        // KRKN (29 blocks, 16 sampled): results by the rook's square, 30 % of them random; runs of 64 entries decided by
+        // captures, which read 255 once marked. A quarter of them decided: marked by fast mode's call alone; an eighth:
+        // marked after a second look in the writer's mode, whose 16 blocks the file reuses; a few noiseless ones: unmarked
+        assertMarks(4, 30, true, false);
+        assertMarks(8, 30, true, true);
+        assertMarks(1000, 0, false, false);
+    }
+
+    /** A KRKN part with every {@code decidedEvery}-th run of 64 entries decided, {@code noise} % of its results random. */
+    private static void assertMarks(int decidedEvery, int noise, boolean marked, boolean reused) throws Exception {
         PositionIndex index = new PositionIndex(Material.parse("KRKN"));
         int size = (int) index.size(), side = CompressedTable.storedSide(index.material()).ordinal();
         assertTrue(size > (long) CompressedTable.SAMPLE_BLOCKS * CompressedTable.BLOCK);
@@ -119,22 +127,29 @@ class BlockOrderTest {
         byte[] results = new byte[2 * size];
         BitSet byExits = new BitSet(size);
         for (int at = 0; at < size; at++) {
-            boolean decided = random.nextInt(4) == 0;
-            if (decided) byExits.set(at);
-            results[2 * at + side] = (byte) (decided ? 1 + random.nextInt(60) : 1 + at / 4096 % 30);
+            if (at / 64 % decidedEvery == 0) byExits.set(at);
+            results[2 * at + side] = (byte) (random.nextInt(100) < noise ? 1 + random.nextInt(60) : 1 + at / 4096 % 30);
         }
+        CompressedTable.Choice choice = CompressedTable.leastOrder(index, results, side, byExits, size);
+        String what = "every " + decidedEvery + "th run decided";
+        assertEquals(marked, choice.marked(), what + ": marked");
+        assertEquals(reused, choice.compressed() != null, what + ": sampled blocks reused");
         ByteArrayOutputStream chosen = new ByteArrayOutputStream();
         CompressedTable.write(index, 0, size, results, byExits, LatePlies.NONE, chosen);
         byte[] file = chosen.toByteArray();
-        assertEquals(1, file[51] & 1, "marked");
+        assertEquals(marked ? 1 : 0, file[51] & 1, what + ": the header's mark flag");
+        // the same bytes as the part compressed whole in the order and with the marks chosen
         BlockOrder order = BlockOrder.of(index, size, file[50]);
         byte[] ordered = new byte[size];
         order.arrange(results, side, ordered);
-        BitSet marks = new BitSet(size);
-        for (int at = byExits.nextSetBit(0); at >= 0; at = byExits.nextSetBit(at + 1)) marks.set((int) order.stored(at));
+        BitSet marks = null;
+        if (marked) {
+            marks = new BitSet(size);
+            for (int at = byExits.nextSetBit(0); at >= 0; at = byExits.nextSetBit(at + 1)) marks.set((int) order.stored(at));
+        }
         ByteArrayOutputStream whole = new ByteArrayOutputStream();
         CompressedTable.write(index, 0, size, order, ordered, marks, null, LatePlies.NONE, whole);
-        assertArrayEquals(whole.toByteArray(), file);
+        assertArrayEquals(whole.toByteArray(), file, what);
     }
 
     @Test
