@@ -489,7 +489,7 @@ public final class CompressedTable implements DtmTable {
 
     @Override public int plyAt(long entry, Position p) {
         int r = result(entry);
-        return r == BY_EXITS ? plyByExits(p.squares(), p.sideToMove()) : r - 1; // DRAW is 0
+        return r == BY_EXITS ? plyOfMarked(entry, p.squares(), p.sideToMove()) : r - 1; // DRAW is 0
     }
 
     /**
@@ -504,8 +504,9 @@ public final class CompressedTable implements DtmTable {
     /** Reads the stored side's entry straight from the squares, searches the other side's moves. */
     @Override public int plyOfLegal(int[] squares, Color side) {
         if (side != stored) return plyBySearch(squares, side);
-        int r = result(index.index(squares));
-        return r == BY_EXITS ? plyByExits(squares, side) : r - 1;
+        long i = index.index(squares);
+        int r = result(i);
+        return r == BY_EXITS ? plyOfMarked(i, squares, side) : r - 1;
     }
 
     /**
@@ -546,13 +547,32 @@ public final class CompressedTable implements DtmTable {
             if (r == BY_EXITS) {
                 int mover = MoveGenerator.piece(moves[k]), from = squares[mover];
                 squares[mover] = MoveGenerator.to(moves[k]);
-                fold.add(plyByExits(squares, side.opponent()));
+                fold.add(plyOfMarked(quiet[k], squares, side.opponent()));
                 squares[mover] = from;
             } else {
                 fold.add(r - 1);
             }
         }
         return fold.ply();
+    }
+
+    /**
+     * The ply of stored entry {@code i}, marked as decided by its captures and promotions, whose position {@code
+     * squares} holds: theirs folded, then written into its block where it is held and a result byte reads back as
+     * that ply, so that the next lookup of the entry reads its byte (KQQKQ's captures reach a marked KQKQ). A byte so
+     * changes once, from the mark to the ply that every lookup of it finds, so a lookup reading it meanwhile, on any
+     * thread, gets the same ply either way.
+     */
+    private int plyOfMarked(long i, int[] squares, Color side) {
+        int ply = plyByExits(squares, side), b = ply + 1;
+        if (b < MARK && late.result(2 * i + storedSide, b) == b) {
+            Part part = parts[parts.length == 1 ? 0 : part(i)];
+            long at = part.order().stored(i - part.lo());
+            int block = (int) byBlock.quotient(at);
+            byte[] bytes = part.blocks().get(block);
+            if (bytes != null) bytes[(int) (at - (long) block * blockEntries)] = (byte) b;
+        }
+        return ply;
     }
 
     /** The ply of a stored position that its captures and promotions decide: theirs folded. */
