@@ -143,8 +143,9 @@ public final class TableExport {
     /**
      * The Spark property that has the compressed tables mark the entries their captures and promotions decide, where
      * that compresses a part smaller (KPKP 569 KB against 667 KB, KBNKN 5.89 MB against 9.18 MB, KRPKR 37.4 MB against
-     * 53.3 MB; the whole set about 1.7 GB against 2.2); their lookups then search those moves (KPKP's 5 to 10 times
-     * slower, KQQKQ's not at all: no part of it gains). On unless set to false.
+     * 53.3 MB; the whole set about 1.7 GB against 2.2); a lookup then searches those moves, once while the entry's block
+     * is held (KPKP's lookups 1.6 to 8.5 times slower; KQQKQ, no part of which gains, about 5 % through a marked KQKQ).
+     * On unless set to false.
      */
     public static final String MARK_CAPTURES = "spark.tablebase.markCaptures";
 
