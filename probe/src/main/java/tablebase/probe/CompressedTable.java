@@ -326,10 +326,10 @@ public final class CompressedTable implements DtmTable {
         long[] bestBytes = {Long.MAX_VALUE, Long.MAX_VALUE};
         for (int lead = 0; lead < BlockOrder.leads(index); lead++) {
             BlockOrder order = BlockOrder.of(index, size, lead);
-            long[] bytes = sampled(results, side, true, byExits, order, blocks, samples, size, sampleOptions()).bytes();
+            Sampled sample = sampled(results, side, true, byExits, order, blocks, samples, size, sampleOptions());
             for (int marked = 0; marked < 2; marked++)
-                if (bytes[marked] < bestBytes[marked]) {
-                    bestBytes[marked] = bytes[marked];
+                if (sample.bytes(marked) < bestBytes[marked]) {
+                    bestBytes[marked] = sample.bytes(marked);
                     best[marked] = new Choice(order, marked == 1, null);
                 }
         }
@@ -339,15 +339,18 @@ public final class CompressedTable implements DtmTable {
         if (bestBytes[1] <= CLEARLY_SMALLER * bestBytes[0]) return best[1];
         Sampled plain = sampled(results, side, true, null, best[0].order(), blocks, samples, size, options());
         Sampled marked = sampled(results, side, false, byExits, best[1].order(), blocks, samples, size, options());
-        return marked.bytes()[1] < plain.bytes()[0] ? new Choice(best[1].order(), true, marked.blocks()[1])
+        return marked.bytes(1) < plain.bytes(0) ? new Choice(best[1].order(), true, marked.blocks()[1])
                 : new Choice(best[0].order(), false, plain.blocks()[0]);
     }
 
-    /**
-     * A sample's blocks compressed unmarked and marked ({@code blocks[0]} and {@code [1]}, by block number, null where
-     * not sampled), and their sizes summed ({@code bytes[0]} and {@code [1]}, Long.MAX_VALUE / 2 where not tried).
-     */
-    private record Sampled(Compressed[][] blocks, long[] bytes) {}
+    /** A sample's blocks compressed unmarked and marked ({@code blocks[0]} and {@code [1]}, by block number, null where not sampled). */
+    private record Sampled(Compressed[][] blocks) {
+        /** The bytes of the blocks unmarked ({@code marked} 0) or marked (1), summed; Long.MAX_VALUE / 2 where not tried. */
+        long bytes(int marked) {
+            return Arrays.stream(blocks[marked]).filter(java.util.Objects::nonNull).mapToLong(c -> c.bytes().length)
+                    .reduce(Long::sum).orElse(Long.MAX_VALUE / 2);
+        }
+    }
 
     /**
      * The sampled blocks of {@code order} compressed, on every core: unmarked ({@code plain}), marked ({@code byExits},
@@ -368,11 +371,7 @@ public final class CompressedTable implements DtmTable {
             if (plain) compressed[0][block] = compressed(sampled, null, 0, n, options);
             if (byExits != null) compressed[1][block] = compressed(sampled, marks, 0, n, options);
         });
-        long[] bytes = {Long.MAX_VALUE / 2, Long.MAX_VALUE / 2};
-        for (int marked = 0; marked < 2; marked++)
-            if (marked == 0 ? plain : byExits != null)
-                bytes[marked] = Arrays.stream(compressed[marked]).filter(java.util.Objects::nonNull).mapToLong(c -> c.bytes().length).sum();
-        return new Sampled(compressed, bytes);
+        return new Sampled(compressed);
     }
 
     /**
