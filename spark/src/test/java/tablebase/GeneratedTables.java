@@ -20,7 +20,7 @@ public final class GeneratedTables {
 
     /** The folder holding every table generated so far, side by side: a folder of tables. */
     public static synchronized Path root() throws Exception {
-        if (root == null) root = Files.createTempDirectory("generated-tables");
+        if (root == null) root = TestFolders.create("generated-tables");
         return root;
     }
 

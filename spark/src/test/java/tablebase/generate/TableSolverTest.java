@@ -45,7 +45,7 @@ class TableSolverTest {
         try {
             SolvedResults results = SolvedResults.of(solved);
             assertTrue(java.util.Arrays.deepEquals(results.plyCounts(), solved.figures().entries()), "the figures summed on the executors count what the blocks hold");
-            FILES.put(m, results.writeTo(java.nio.file.Files.createTempDirectory("solved-" + m.name().toLowerCase())));
+            FILES.put(m, results.writeTo(tablebase.TestFolders.create("solved-" + m.name().toLowerCase())));
             return results;
         } finally {
             solved.release();
@@ -227,7 +227,7 @@ class TableSolverTest {
         // the tables generate wrote (KPKP in one task), read back; KPKP solved again over 3 partitions, its plies shuffled
         Material kpkp = Material.parse("KPKP");
         Map<Material, SolvedResults> tables = readBack(tablebase.GeneratedTables.folder("KPKP").getParent(), kpkp);
-        for (Material sub : TablePlan.of(kpkp)) if (!sub.equals(kpkp)) FILES.put(sub, tables.get(sub).writeTo(java.nio.file.Files.createTempDirectory("read-back")));
+        for (Material sub : TablePlan.of(kpkp)) if (!sub.equals(kpkp)) FILES.put(sub, tables.get(sub).writeTo(tablebase.TestFolders.create("read-back")));
         SolvedResults t = solve(new TableSolver(SparkTestSession.context(), 3, 1, System.out::println), kpkp, null);
         assertTrue(java.util.Arrays.equals(tables.get(kpkp).results(), t.results()), "KPKP over 3 partitions differs from one task");
         long[] n = checkAgainstSuccessors(t, tables, 1);
