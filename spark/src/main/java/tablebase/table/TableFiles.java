@@ -46,10 +46,10 @@ public record TableFiles(Material material, String folder, List<String> parts) i
             copy = COPIES.get(key);
             if (copy == null) {
                 java.nio.file.Path dir = Files.createTempDirectory("tablebase-copies");
+                dir.toFile().deleteOnExit(); // before its file's: deleted at exit in the reverse order, the file first
                 copy = dir.resolve(file.getName());
-                fs.copyToLocalFile(false, file, new Path(copy.toUri()), true);
                 copy.toFile().deleteOnExit();
-                dir.toFile().deleteOnExit();
+                fs.copyToLocalFile(false, file, new Path(copy.toUri()), true);
                 COPIES.put(key, copy);
             }
             return copy;
