@@ -215,7 +215,7 @@ public final class TableSolver {
             double seconds = (System.nanoTime() - start) / 1e9;
             long positions = figures.canonicalPositions();
             long peak = heap.peak(), sampled = heap.sampled();
-            progress.note(String.format("%s: solved %,d positions in %.1f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry%s%s",
+            progress.note(String.format("%s: solved %,d positions in %.2f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry%s%s",
                     material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size(),
                     sampleLiveHeap ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", sampled >> 20, (double) sampled / index.size()) : "",
                     executorHeaps.describe()));

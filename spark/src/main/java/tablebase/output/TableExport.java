@@ -60,7 +60,7 @@ public final class TableExport {
     static final String RESULT_PLANES = "_result_planes";
 
     /**
-     * Writes everything into the folder's staging area (the caller commits) and returns the manifest written. The
+     * Writes everything into the folder's staging area (the caller commits) and returns what it wrote. The
      * executors write it all, each for its own king pairs, in two jobs (one when one task solved the table and it
      * has one part): first each solved block's result plane, then, one task per part file of {@code entriesPerFile}
      * entries at most, the part's best moves (from the result planes and {@code smaller}'s files, mapped), its
@@ -68,9 +68,10 @@ public final class TableExport {
      * parts are fewer than the cores, each part's task uses the idle ones: its best moves on every core, its rows on a
      * thread beside its packed and compressed files, whose blocks are compressed on every core. (Cutting such a part
      * into slices, each with its rows, and joining their pieces in a last job took longer: KPKN, the first table of a
-     * fresh JVM, written in 3.9 to 4.4 s against 2.5 to 2.6 s.) The driver gets figures and checksums.
+     * fresh JVM, written in 3.9 to 4.4 s against 2.5 to 2.6 s.) The driver gets figures, checksums and when the last
+     * Parquet file was in place.
      */
-    public static Map<String, Object> write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
+    public static Written write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
                                             long entriesPerFile) throws IOException {
         Material material = table.material();
         PositionIndex index = table.index();
@@ -107,8 +108,9 @@ public final class TableExport {
             Map<String, Object> seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
             FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
             fs.delete(new Path(planes), true);
-            return writeManifest(table, written.stream().map(PartWritten::part).toList(), written.stream().map(PartWritten::rows).toList(), seedFile,
-                    folder, run);
+            Map<String, Object> manifest = writeManifest(table, written.stream().map(PartWritten::part).toList(),
+                    written.stream().map(PartWritten::rows).toList(), seedFile, folder, run);
+            return new Written(manifest, written.stream().mapToLong(PartWritten::rowsDoneMillis).max().orElseThrow());
         } finally {
             jsc.setJobDescription(null);
             if (seed != null) joinedQuietly(seed); // after a failure elsewhere, the seed's job may still write into the staging folder
@@ -149,8 +151,14 @@ public final class TableExport {
      */
     public static final String MARK_CAPTURES = "spark.tablebase.markCaptures";
 
-    /** What a part's task wrote: the manifest entries of its Parquet file and of its packed and compressed files. */
-    record PartWritten(Map<String, Object> rows, PartFiles part) implements Serializable {}
+    /** A table written: its manifest, and the wall-clock time (epoch milliseconds) its last Parquet file was in place. */
+    public record Written(Map<String, Object> manifest, long rowsDoneMillis) {}
+
+    /**
+     * What a part's task wrote: the manifest entries of its Parquet file and of its packed and compressed files, and
+     * the wall-clock time its Parquet file was in place (the executors' clocks, as Spark's own task times).
+     */
+    record PartWritten(Map<String, Object> rows, long rowsDoneMillis, PartFiles part) implements Serializable {}
 
     /** The part kernel: writes part {@code k}'s Parquet file and its packed and compressed files. */
     private static PartWritten writePartAndRows(String staging, PositionIndex index, int k, BestMoves b, long[] starts, boolean spareCores,
@@ -158,16 +166,23 @@ public final class TableExport {
         String attempt = attempt();
         if (!spareCores) {
             Map<String, Object> rows = writeRows(staging, index, k, b, attempt, hadoop);
-            return new PartWritten(rows, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
+            long rowsDone = System.currentTimeMillis();
+            return new PartWritten(rows, rowsDone, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
         }
-        FutureTask<Map<String, Object>> rows = started("Parquet rows", () -> writeRows(staging, index, k, b, attempt, hadoop));
+        long[] rowsDone = new long[1]; // set by the rows' thread before it ends, read after
+        FutureTask<Map<String, Object>> rows = started("Parquet rows", () -> {
+            Map<String, Object> entry = writeRows(staging, index, k, b, attempt, hadoop);
+            rowsDone[0] = System.currentTimeMillis();
+            return entry;
+        });
         PartFiles part;
         try {
             part = writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop);
         } finally {
             joinedQuietly(rows); // never a task's end with its rows still being written
         }
-        return new PartWritten(joined(rows), part);
+        Map<String, Object> entry = joined(rows);
+        return new PartWritten(entry, rowsDone[0], part);
     }
 
     /** Waits for {@code task} to end, its failure left for {@link #joined} to throw (or for one thrown already to stand). */

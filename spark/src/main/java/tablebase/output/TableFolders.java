@@ -116,18 +116,19 @@ public final class TableFolders {
      * the tables its captures reach.
      */
     public TableFiles write(SolvedTable table, SmallerTables smaller) throws IOException {
-        long start = System.nanoTime();
-        Map<String, Object> manifest;
+        long start = System.nanoTime(), startMillis = System.currentTimeMillis();
+        TableExport.Written written;
         if (table.material().equals(asked)) {
-            manifest = TableExport.write(spark, table, smaller, askedFolder, run, entriesPerFile);
+            written = TableExport.write(spark, table, smaller, askedFolder, run, entriesPerFile);
             askedFolder.commit();
         } else {
             try (OutputFolder folder = OutputFolder.prepare(folderOf(table.material()).toString(), false, spark.sparkContext().hadoopConfiguration())) {
-                manifest = TableExport.write(spark, table, smaller, folder, run, entriesPerFile);
+                written = TableExport.write(spark, table, smaller, folder, run, entriesPerFile);
                 folder.commit();
             }
         }
-        say.accept(String.format("wrote %s to %s in %.1f s", table.material().name(), folderOf(table.material()), (System.nanoTime() - start) / 1e9));
-        return files(table.material(), folderOf(table.material()), Manifest.packedFiles(manifest));
+        say.accept(String.format("wrote %s to %s in %.2f s, its Parquet rows in %.2f s", table.material().name(), folderOf(table.material()),
+                (System.nanoTime() - start) / 1e9, Math.max(0, written.rowsDoneMillis() - startMillis) / 1e3));
+        return files(table.material(), folderOf(table.material()), Manifest.packedFiles(written.manifest()));
     }
 }

@@ -114,6 +114,14 @@ class GenerateCliTest {
             assertTrue(Files.isRegularFile(dir.resolve(sub).resolve(sub + ".tbl")), sub);
             assertTrue(first.out().contains("wrote " + sub.toUpperCase()), first.out());
         }
+        // each table's Parquet rows were in place after its write began and before it ended
+        java.util.regex.Matcher wrote = java.util.regex.Pattern.compile("wrote ([A-Z]+) to \\S+ in ([0-9.]+) s, its Parquet rows in ([0-9.]+) s").matcher(first.out());
+        int tables = 0;
+        for (; wrote.find(); tables++) {
+            double write = Double.parseDouble(wrote.group(2)), rows = Double.parseDouble(wrote.group(3));
+            assertTrue(rows > 0 && rows <= write, wrote.group());
+        }
+        assertEquals(3, tables, first.out());
         Map<String, Object> manifest = Manifest.read(out.resolve("manifest.json"));
         assertEquals("KBKN", manifest.get("endgame"));
         assertEquals(List.of(Map.of("endgame", "KKN", "path", "../kkn"), Map.of("endgame", "KBK", "path", "../kbk")), manifest.get("sub_tables"));
