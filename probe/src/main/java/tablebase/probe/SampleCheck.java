@@ -1,7 +1,9 @@
 package tablebase.probe;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.stream.IntStream;
 import tablebase.chess.Color;
 import tablebase.chess.Material;
 import tablebase.chess.Move;
@@ -21,13 +23,35 @@ public final class SampleCheck {
 
     private SampleCheck() {}
 
+    /** The positions a chunk of the sample holds: a few chunks a core keep every core busy to the end. */
+    static final int CHUNK = 2048;
+
     /**
      * Checks {@code positions} canonical legal positions of {@code material}, drawn uniformly from its index and both
      * sides to move with {@code seed}: {@code packed} reads the packed files, {@code compressed} the compressed ones.
+     * The sample is cut into chunks, each drawn from a generator split from {@code seed}'s in turn and checked on any
+     * core (both tablebases are safe to share), so that a seed draws the same positions and reports the same first
+     * disagreement on any number of cores.
      */
     public static Report run(Tablebase packed, Tablebase compressed, Material material, long positions, long seed) {
         PositionIndex index = packed.table(material).index();
         SplittableRandom random = new SplittableRandom(seed);
+        int chunks = Math.toIntExact((positions + CHUNK - 1) / CHUNK);
+        List<SplittableRandom> draws = new ArrayList<>();
+        for (int c = 0; c < chunks; c++) draws.add(random.split());
+        List<Report> reports = IntStream.range(0, chunks).parallel()
+                .mapToObj(c -> runChunk(packed, compressed, index, Math.min(CHUNK, positions - (long) c * CHUNK), draws.get(c))).toList();
+        long mismatches = 0;
+        String first = null;
+        for (Report r : reports) {
+            if (first == null) first = r.firstMismatch();
+            mismatches += r.mismatches();
+        }
+        return new Report(material, positions, mismatches, first);
+    }
+
+    /** Checks {@code positions} positions of one chunk, drawn with {@code random}. */
+    private static Report runChunk(Tablebase packed, Tablebase compressed, PositionIndex index, long positions, SplittableRandom random) {
         long checked = 0, mismatches = 0;
         String first = null;
         while (checked < positions) {
@@ -39,7 +63,7 @@ public final class SampleCheck {
             String wrong = check(packed, compressed, p);
             if (wrong != null && mismatches++ == 0) first = p + ": " + wrong;
         }
-        return new Report(material, checked, mismatches, first);
+        return new Report(index.material(), checked, mismatches, first);
     }
 
     /** What is wrong with the tables at one legal position, or null. */

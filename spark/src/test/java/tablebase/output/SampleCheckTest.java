@@ -75,6 +75,28 @@ class SampleCheckTest {
             assertNotNull(wrong);
             assertTrue(wrong.contains("its moves imply"), wrong);
         }
+
+        // every White KPK win made a ply longer: the sample, checked on every core in chunks, finds them, and a seed
+        // reports the same count and first disagreement each time
+        Path kpk = copy.resolve("kpk").resolve("kpk.tbl");
+        byte[] kpkBytes = Files.readAllBytes(kpk);
+        long changed = 0;
+        for (long i = 0; i < new PositionIndex(Material.parse("KPK")).size(); i++) {
+            int at = (int) (64 + 2 * i), result = kpkBytes[at] & 0xFF; // White to move's result byte
+            if (result % 2 == 0 && result > 2 && result < 250) {
+                kpkBytes[at] += 2;
+                changed++;
+            }
+        }
+        assertTrue(changed > 1_000, changed + " wins changed");
+        Files.write(kpk, kpkBytes);
+        try (Tablebase packed = open(copy, Tablebase.Source.PACKED); Tablebase compressed = open(copy, Tablebase.Source.COMPRESSED_FIRST)) {
+            Material kpkMaterial = Material.parse("KPK");
+            SampleCheck.Report first = SampleCheck.run(packed, compressed, kpkMaterial, 10_000, 5);
+            assertEquals(10_000, first.checked());
+            assertTrue(first.mismatches() > 1_000 && first.mismatches() < 10_000, first.mismatches() + " of 10,000 disagree");
+            for (int again = 0; again < 3; again++) assertEquals(first, SampleCheck.run(packed, compressed, kpkMaterial, 10_000, 5));
+        }
     }
 
     @Test
