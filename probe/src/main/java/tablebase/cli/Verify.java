@@ -14,7 +14,7 @@ public final class Verify {
     static final String USAGE = "usage: verify (--table DIR | --tables DIR) [--sample N [--seed S]]\n"
             + "  checks every file against the SHA-256 in its manifest; with --sample, N random positions of each table\n"
             + "  against what their moves imply (through captures into the smaller tables), their best moves, and the\n"
-            + "  compressed files against the packed ones\n"
+            + "  compressed files against the packed ones, on every core (the same positions for a seed on any machine)\n"
             + "example: jobs/verify --tables out";
 
     private Verify() {}
