@@ -24,7 +24,7 @@ public final class SampleCheck {
     private SampleCheck() {}
 
     /** The positions a chunk of the sample holds: a few chunks a core keep every core busy to the end. */
-    static final int CHUNK = 2048;
+    private static final int CHUNK = 2048;
 
     /**
      * Checks {@code positions} canonical legal positions of {@code material}, drawn uniformly from its index and both

@@ -181,8 +181,7 @@ public final class TableExport {
         } finally {
             joinedQuietly(rows); // never a task's end with its rows still being written
         }
-        Map<String, Object> entry = joined(rows);
-        return new PartWritten(entry, rowsDone[0], part);
+        return new PartWritten(joined(rows), rowsDone[0], part); // joined first: rowsDone is set once it returns
     }
 
     /** Waits for {@code task} to end, its failure left for {@link #joined} to throw (or for one thrown already to stand). */
