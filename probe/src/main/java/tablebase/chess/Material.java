@@ -84,6 +84,31 @@ public final class Material implements java.io.Serializable {
         return of(swapped);
     }
 
+    /**
+     * The material whose table holds this one's positions, as DTM and WDL sets name their tables: the side with more
+     * pieces is White, and with as many, the side whose strongest pieces are stronger (queen, rook, bishop, knight,
+     * pawn, compared strongest first): KQKR for KRKQ, KBNKR for KRKBN, KRK for KKR, itself for KQKR and KRKR. A set
+     * holds one table a material; the other is read from it with the colours swapped.
+     */
+    public Material tableMaterial() {
+        return stronger(Color.BLACK) ? coloursSwapped() : this;
+    }
+
+    /** Whether this material is the one its table is named after ({@link #tableMaterial}). */
+    public boolean isTableMaterial() { return !stronger(Color.BLACK); }
+
+    /** Whether {@code side}'s pieces outrank the other side's, by the rule of {@link #tableMaterial}. */
+    private boolean stronger(Color side) {
+        int own = count(side), other = size - own;
+        if (own != other) return own > other;
+        int a = kingIndex(side) + 1, b = kingIndex(side.opponent()) + 1; // each side's pieces after its king, strongest first
+        for (int k = 0; k < own - 1; k++) {
+            int c = pieces.get(a + k).type().compareTo(pieces.get(b + k).type());
+            if (c != 0) return c < 0;
+        }
+        return false;
+    }
+
     public List<Piece> pieces() { return Collections.unmodifiableList(pieces); }
 
     public int size() { return size; }

@@ -281,11 +281,16 @@ public final class Position {
      * White's (each side's pieces keep their order), every square's rank mirrored.
      */
     public static int[] coloursSwapped(Material material, int[] squares) {
-        int[] swapped = new int[squares.length];
-        int white = material.count(Color.WHITE), black = squares.length - white;
-        for (int i = 0; i < black; i++) swapped[i] = Square.rankMirrored(squares[white + i]);
-        for (int i = 0; i < white; i++) swapped[black + i] = Square.rankMirrored(squares[i]);
+        int[] swapped = new int[material.size()];
+        coloursSwapped(material, squares, swapped);
         return swapped;
+    }
+
+    /** {@link #coloursSwapped(Material, int[])} written into {@code out}, for the kernels that allocate nothing. */
+    public static void coloursSwapped(Material material, int[] squares, int[] out) {
+        int white = material.count(Color.WHITE), black = material.size() - white;
+        for (int i = 0; i < black; i++) out[i] = Square.rankMirrored(squares[white + i]);
+        for (int i = 0; i < white; i++) out[black + i] = Square.rankMirrored(squares[i]);
     }
 
     /** The position with every square moved by one of the eight board symmetries (see {@link Square#transform}). */

@@ -41,33 +41,34 @@ public final class ListTables {
             List<Map<?, ?>> parts = Manifest.packedFiles(m);
             String sha = parts == null ? "(no packed files)" : String.valueOf(parts.get(0).get("sha256")).substring(0, 16)
                     + (parts.size() > 1 ? " (+" + (parts.size() - 1) + " parts)" : "");
-            rows.add(new Object[] {material, 2 * ((Number) m.get("index_size")).longValue(), bytes(folder), compressedBytes(m), longestWin(m, "white_to_move"),
+            rows.add(new Object[] {material, Manifest.entries(m), bytes(folder), Manifest.bytes(m, Manifest.COMPRESSED_FILES), longestWin(m, "white_to_move"),
                     longestWin(m, "black_to_move"), sha, folder.getFileName()});
         }
         rows.sort(java.util.Comparator.comparingInt((Object[] r) -> ((Material) r[0]).size()).thenComparing(r -> ((Material) r[0]).name()));
-        System.out.printf("%-7s %15s %10s %11s %12s %12s  %-16s  %s%n", "table", "entries", "on disk", "compressed", "White wins", "Black wins", "packed SHA-256",
-                "folder");
+        System.out.printf("%-7s %-7s %15s %10s %11s %12s %12s  %-16s  %s%n", "table", "swapped", "entries", "on disk", "compressed", "White wins", "Black wins",
+                "packed SHA-256", "folder");
         long total = 0, compressed = 0;
+        Set<Material> answered = new java.util.HashSet<>();
+        for (Object[] r : rows) answered.add((Material) r[0]);
         for (Object[] r : rows) {
-            System.out.printf("%-7s %,15d %10s %11s %12s %12s  %-16s  %s%n", r[0], r[1], size((Long) r[2]), size((Long) r[3]), r[4], r[5], r[6], r[7]);
+            // the material this table also answers with the colours swapped, unless it is its own twin or has a table of its own
+            Material twin = ((Material) r[0]).coloursSwapped();
+            String swapped = twin == r[0] || answered.contains(twin) ? "-" : twin.name();
+            System.out.printf("%-7s %-7s %,15d %10s %11s %12s %12s  %-16s  %s%n", r[0], swapped, r[1], size((Long) r[2]), size((Long) r[3]), r[4], r[5], r[6],
+                    r[7]);
             total += (Long) r[2];
             compressed += (Long) r[3];
         }
-        System.out.printf("%d tables, %s on disk, %s of it compressed tables (longest wins in moves, the side to move winning)%n", rows.size(), size(total),
-                size(compressed));
+        long materials = rows.stream().map(r -> (Material) r[0]).flatMap(m -> Stream.of(m, m.coloursSwapped())).distinct().count();
+        System.out.printf("%d tables answering %d materials, %s on disk, %s of it compressed tables (longest wins in moves, the side to move winning)%n",
+                rows.size(), materials, size(total), size(compressed));
         return 0;
     }
 
-    private static String longestWin(Map<String, Object> manifest, String side) {
-        if (!(manifest.get("longest_dtm") instanceof Map<?, ?> longest) || !(longest.get(side) instanceof Map<?, ?> s)) return "?";
-        Object win = s.get("win");
-        return win == null || "0".equals(String.valueOf(win)) ? "-" : "in " + win;
-    }
-
-    /** The bytes of the compressed files a manifest lists (0 for a table made before them). */
-    private static long compressedBytes(Map<String, Object> manifest) {
-        List<Map<?, ?>> files = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
-        return files == null ? 0 : files.stream().mapToLong(f -> ((Number) f.get("bytes")).longValue()).sum();
+    /** "in 35", "-" when the side never wins, "?" when the manifest does not say. */
+    static String longestWin(Map<String, Object> manifest, String side) {
+        int win = Manifest.longestWin(manifest, side);
+        return win < 0 ? "?" : win == 0 ? "-" : "in " + win;
     }
 
     private static long bytes(Path folder) throws IOException {
@@ -76,7 +77,7 @@ public final class ListTables {
         }
     }
 
-    private static String size(long bytes) {
+    static String size(long bytes) {
         if (bytes < 1 << 20) return String.format("%.0f KB", bytes / 1024.0);
         if (bytes < 1L << 30) return String.format("%.1f MB", bytes / (double) (1 << 20));
         return String.format("%.2f GB", bytes / (double) (1L << 30));

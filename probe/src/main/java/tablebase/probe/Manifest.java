@@ -59,6 +59,21 @@ public final class Manifest {
         return parts;
     }
 
+    /** The entries of a manifest's table (its index size for both sides to move). */
+    public static long entries(Map<String, Object> manifest) { return 2 * ((Number) manifest.get("index_size")).longValue(); }
+
+    /** The longest win of {@code side} to move in moves ("white_to_move", "black_to_move"), 0 when it never wins, -1 when the manifest says nothing. */
+    public static int longestWin(Map<String, Object> manifest, String side) {
+        if (!(manifest.get("longest_dtm") instanceof Map<?, ?> longest) || !(longest.get(side) instanceof Map<?, ?> s)) return -1;
+        return s.get("win") instanceof Number n ? n.intValue() : 0;
+    }
+
+    /** The bytes of the files a manifest lists under {@code key}, 0 for none. */
+    public static long bytes(Map<String, Object> manifest, String key) {
+        List<Map<?, ?>> files = files(manifest, key);
+        return files == null ? 0 : files.stream().mapToLong(f -> ((Number) f.get("bytes")).longValue()).sum();
+    }
+
     /** The SHA-256 of a stream's bytes, as lower-case hex (how the manifest records each file). */
     public static String sha256(InputStream in) throws IOException {
         MessageDigest digest;

@@ -23,6 +23,7 @@ import tablebase.output.OutputFolder;
 import tablebase.output.TableExport;
 import tablebase.output.TableFolders;
 import tablebase.probe.IndexedTable;
+import tablebase.probe.Manifest;
 import tablebase.table.SolvedTable;
 import tablebase.table.TableFiles;
 import tablebase.table.TablePlan;
@@ -62,8 +63,11 @@ public final class Generate {
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         if (args.has("--endgame") == args.has("--up-to")) throw new Args.UsageException("give --endgame E[,E...] or --up-to N");
         if (args.has("--no-pawns") && !args.has("--up-to")) throw new Args.UsageException("--no-pawns goes with --up-to");
-        List<Material> asked = args.has("--up-to") ? upTo(args.positiveInt("--up-to", 0), !args.has("--no-pawns"))
+        List<Material> named = args.has("--up-to") ? upTo(args.positiveInt("--up-to", 0), !args.has("--no-pawns"))
                 : Stream.of(args.get("--endgame", null).split(",")).map(Material::parse).distinct().toList();
+        for (Material m : named)
+            if (!m.isTableMaterial()) System.out.printf("%s is %s with the colours swapped: its table is %s%n", m.name(), m.tableMaterial().name(), m.tableMaterial().name());
+        List<Material> asked = named.stream().map(Material::tableMaterial).distinct().toList();
         for (Material m : asked) {
             String why = TableSolver.unsupportedReason(m);
             if (why != null) throw new IllegalArgumentException(why);
@@ -95,7 +99,10 @@ public final class Generate {
         }
     }
 
-    /** Every material of 3 to {@code pieces} pieces, kings included, either side armed, with or without pawns: a set. */
+    /**
+     * Every material of 3 to {@code pieces} pieces, kings included, with or without pawns, once: a set, each material
+     * under its {@link Material#tableMaterial} (KQKR, not KRKQ, which is read from it).
+     */
     static List<Material> upTo(int pieces, boolean pawns) {
         if (pieces < 3) throw new Args.UsageException("--up-to takes 3 or more pieces, not " + pieces);
         String letters = pawns ? "QRBNP" : "QRBN";
@@ -106,7 +113,10 @@ public final class Generate {
         for (String white : sides)
             for (String black : sides)
                 if (!white.isEmpty() || !black.isEmpty())
-                    if (white.length() + black.length() <= pieces - 2) all.add(Material.parse("K" + white + "K" + black));
+                    if (white.length() + black.length() <= pieces - 2) {
+                        Material m = Material.parse("K" + white + "K" + black);
+                        if (m.isTableMaterial()) all.add(m);
+                    }
         all.sort(java.util.Comparator.comparingInt(Material::size).thenComparing(Material::name));
         return all;
     }
@@ -168,6 +178,7 @@ public final class Generate {
         TableFolders folders = where.apply(run);
         String work = args.get("--work", null);
         Map<Material, Future<TableFiles>> written = new HashMap<>();
+        Map<Material, Double> solveSeconds = new HashMap<>();
         Material made = set ? null : asked.get(0); // the one table asked for is made, never reused
         List<Material> order = new ArrayList<>();
         for (Material m : asked) for (Material step : TablePlan.of(m)) if (!order.contains(step)) order.add(step);
@@ -197,6 +208,7 @@ public final class Generate {
                 SmallerTables subs = new SmallerTables(jsc, m, smaller);
                 SolvedTable solved = solver.solve(m, subs, work);
                 progress.solved(solved.seconds());
+                solveSeconds.put(m, solved.seconds());
                 written.put(m, writer.submit(() -> {
                     try {
                         TableFiles files = folders.write(solved, subs);
@@ -217,12 +229,44 @@ public final class Generate {
         if (set) {
             System.out.printf("%d tables in %s: %d made, %d reused; done in %.1f s%n", order.size(), args.get("--out", null), count,
                     order.size() - count, (System.nanoTime() - start) / 1e9);
+            printSummary(order, folders, solveSeconds);
         } else {
             System.out.printf("%s: longest win %d moves with White to move, %d with Black to move; %,d positions a second; done in %.1f s%n",
                     made.name(), last.figures().longestWin(Color.WHITE), last.figures().longestWin(Color.BLACK),
                     Math.round(last.figures().canonicalPositions() / Math.max(last.seconds(), 1e-9)), (System.nanoTime() - start) / 1e9);
         }
         return 0;
+    }
+
+    /**
+     * The end of a set's run: each table's entries, longest wins of both sides to move, compressed bytes and solving
+     * time (made) or "reused", then the set's totals, from the tables' manifests.
+     */
+    private static void printSummary(List<Material> order, TableFolders folders, Map<Material, Double> solveSeconds) throws IOException {
+        String format = "  %-8s %,17d %11s %11s %11s %10s%n";
+        System.out.printf("  %-8s %17s %11s %11s %11s %10s%n", "table", "entries", "White wins", "Black wins", "compressed", "solved");
+        long entries = 0, compressed = 0, onDisk = 0;
+        List<Material> sorted = new ArrayList<>(order);
+        sorted.sort(java.util.Comparator.comparingInt(Material::size).thenComparing(Material::name));
+        for (Material m : sorted) {
+            Map<String, Object> manifest = folders.manifest(m);
+            long bytes = Manifest.bytes(manifest, Manifest.COMPRESSED_FILES);
+            Double seconds = solveSeconds.get(m);
+            System.out.printf(format, m.name(), Manifest.entries(manifest), wins(manifest, "white_to_move"), wins(manifest, "black_to_move"),
+                    ListTables.size(bytes), seconds == null ? "reused" : String.format("%.2f s", seconds));
+            entries += Manifest.entries(manifest);
+            compressed += bytes;
+            onDisk += folders.bytesOnDisk(m);
+        }
+        long materials = order.stream().flatMap(m -> Stream.of(m, m.coloursSwapped())).distinct().count();
+        System.out.printf("  %d tables answering %d materials: %,d entries, %s compressed, %s on disk; solved in %.1f s summed%n", order.size(),
+                materials, entries, ListTables.size(compressed), ListTables.size(onDisk), solveSeconds.values().stream().mapToDouble(Double::doubleValue).sum());
+    }
+
+    /** "in 35" or "-": the longest win of a side to move as the manifest gives it. */
+    private static String wins(Map<String, Object> manifest, String side) {
+        int moves = Manifest.longestWin(manifest, side);
+        return moves <= 0 ? "-" : "in " + moves;
     }
 
     /** Waits for a write and returns the table's files, or throws what made it fail. */

@@ -49,7 +49,7 @@ public final class Sql {
             statements = List.of(args.positional().get(0));
         }
         return SparkOptions.withSession(args, "tablebase-sql", spark -> {
-            if (args.has("--table")) TableView.register(spark, args.get("--table", null));
+            if (args.has("--table")) TableView.register(spark, args.get("--table", null)).registerColoursSwapped(spark);
             else TableView.registerFolder(spark, args.get("--tables", null));
             for (int k = 0; k < statements.size(); k++) {
                 if (k > 0 && !args.has("--json") && !args.has("--csv")) System.out.println();

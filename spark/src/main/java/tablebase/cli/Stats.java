@@ -9,6 +9,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
 import tablebase.chess.Color;
+import tablebase.chess.Fen;
+import tablebase.chess.Material;
 import tablebase.output.Charts;
 import tablebase.output.TableStats;
 import tablebase.output.TableView;
@@ -16,7 +18,8 @@ import tablebase.output.TableView;
 /** {@code jobs/stats}: a table's statistics with Spark SQL over its Parquet export, and optionally PNG charts. */
 public final class Stats {
     static final String USAGE = "usage: stats (--table DIR | --tables DIR) [--plots OUT_DIR] [--master local[*]] [--conf spark.key=value ...]\n"
-            + "  --table: one table's statistics in full; --tables: a folder of tables, one line each (--plots: each table's charts in OUT_DIR/<table>)\n"
+            + "  --table: one table's statistics in full; --tables: a folder of tables, two lines each (the materials read from a twin's table too)\n"
+            + "  and the set's totals (--plots: each table's charts in OUT_DIR/<table>)\n"
             + "example: jobs/stats --table out/kqkr --plots out/kqkr-charts";
 
     private Stats() {}
@@ -39,12 +42,22 @@ public final class Stats {
             }
             List<TableView> views = new ArrayList<>(TableView.registerFolder(spark, args.get("--tables", null)));
             views.sort(java.util.Comparator.comparingInt((TableView v) -> v.material().size()).thenComparing(TableView::name));
-            // with charts, each table's statistics in full, its line from them; else its line alone
+            // with charts, each table's statistics in full, its lines from them; else its lines alone
+            Map<Material, TableSummary> held = new java.util.HashMap<>();
             List<TableStats> full = new ArrayList<>();
-            if (plots != null) for (TableView view : views) full.add(TableStats.compute(spark, view));
+            for (TableView view : views) {
+                if (view.coloursSwapped()) continue; // a material read from its twin: summed up from it below
+                TableStats stats = plots == null ? null : TableStats.compute(spark, view);
+                if (stats != null) full.add(stats);
+                Map<Color, TableStats.Side> sides = stats != null ? stats.sides() : TableStats.sides(spark, view);
+                held.put(view.material(), new TableSummary(view.material(), sides, TableStats.deepestWins(spark, view, sides)));
+            }
             printSummaryHeader(System.out);
-            for (int k = 0; k < views.size(); k++)
-                printSummary(views.get(k), plots != null ? full.get(k).sides() : TableStats.sides(spark, views.get(k)), System.out);
+            for (TableView view : views) {
+                TableSummary own = held.get(view.material());
+                printSummary(own != null ? own : held.get(view.material().coloursSwapped()).coloursSwapped(), System.out);
+            }
+            printSetTotals(held.values(), views.size(), System.out);
             for (TableStats stats : full)
                 System.out.printf("wrote %d charts of %s in %s%n", Charts.write(stats, Path.of(plots, stats.view().name())).size(),
                         stats.view().material().name(), Path.of(plots, stats.view().name()));
@@ -52,21 +65,52 @@ public final class Stats {
         });
     }
 
-    private static void printSummaryHeader(PrintStream out) {
-        out.printf("%-8s %16s   %-38s   %-38s%n", "", "", "White to move", "Black to move");
-        out.printf("%-8s %16s   %6s %6s %6s %6s %9s   %6s %6s %6s %6s %9s%n", "table", "legal positions", "won", "lost", "drawn", "longest", "mean", "won",
-                "lost", "drawn", "longest", "mean");
-        out.printf("%-8s %16s   %6s %6s %6s %6s %9s   %6s %6s %6s %6s %9s%n", "", "", "%", "%", "%", "win", "win DTM", "%", "%", "%", "win", "win DTM");
+    /** A table's lines: per side to move its results, its longest win and a position of it. */
+    record TableSummary(Material material, Map<Color, TableStats.Side> sides, Map<Color, String> deepestWins) {
+        /** The summary of the material with the colours swapped: each side's figures become the other's, each position seen from the other side. */
+        TableSummary coloursSwapped() {
+            Map<Color, TableStats.Side> swapped = new java.util.EnumMap<>(Color.class);
+            Map<Color, String> fens = new java.util.EnumMap<>(Color.class);
+            for (Color c : Color.values()) {
+                swapped.put(c.opponent(), sides.get(c).coloursSwapped());
+                if (deepestWins.containsKey(c)) fens.put(c.opponent(), Fen.of(Fen.parse(deepestWins.get(c)).coloursSwapped()));
+            }
+            return new TableSummary(material.coloursSwapped(), swapped, fens);
+        }
     }
 
-    /** One table in one line: per side to move its shares of results and its longest and mean win in moves. */
-    static void printSummary(TableView view, Map<Color, TableStats.Side> sides, PrintStream out) {
-        StringBuilder line = new StringBuilder(String.format("%-8s %,16d", view.material().name(),
-                sides.values().stream().mapToLong(TableStats.Side::legal).sum()));
-        for (TableStats.Side s : sides.values())
-            line.append(String.format("   %6.1f %6.1f %6.1f %6s %9s", 100 * s.share(s.wins()), 100 * s.share(s.losses()), 100 * s.share(s.drawn()),
-                    moves(s.longestWin()), mean(s.meanWinDtm())));
-        out.println(line);
+    private static final String SUMMARY = "%-8s %-6s %,17d %,17d %,17d %,17d %7s %7s  %s%n";
+
+    private static void printSummaryHeader(PrintStream out) {
+        out.printf("%-8s %-6s %17s %17s %17s %17s %7s %7s  %s%n", "table", "to", "legal", "won", "lost", "drawn", "longest", "mean", "a longest win");
+        out.printf("%-8s %-6s %17s %17s %17s %17s %7s %7s  %s%n", "", "move", "positions", "", "", "", "win", "win", "(FEN)");
+    }
+
+    /** One table in two lines, one per side to move: positions won, lost and drawn, the longest and mean win in moves, a longest win. */
+    static void printSummary(TableSummary t, PrintStream out) {
+        for (TableStats.Side s : t.sides().values())
+            out.printf(SUMMARY, t.material().name(), s.side() == Color.WHITE ? "White" : "Black", s.legal(), s.wins(), s.losses(), s.drawn(),
+                    moves(s.longestWin()), mean(s.meanWinDtm()), t.deepestWins().getOrDefault(s.side(), "-"));
+    }
+
+    /** The set's totals over its tables (each material once), per side to move, and its longest win. */
+    private static void printSetTotals(java.util.Collection<TableSummary> tables, int materials, PrintStream out) {
+        out.printf("%nthe set: %d tables answering %d materials%n", tables.size(), materials);
+        for (Color c : Color.values()) {
+            long legal = 0, won = 0, lost = 0, winDtm = 0;
+            TableSummary longest = null;
+            for (TableSummary t : tables) {
+                TableStats.Side s = t.sides().get(c);
+                legal += s.legal();
+                won += s.wins();
+                lost += s.losses();
+                for (int d = 0; d < s.winHistogram().length; d++) winDtm += d * s.winHistogram()[d];
+                if (longest == null || s.longestWin() > longest.sides().get(c).longestWin()) longest = t;
+            }
+            out.printf(SUMMARY, "all", c == Color.WHITE ? "White" : "Black", legal, won, lost, legal - won - lost,
+                    longest == null ? "-" : moves(longest.sides().get(c).longestWin()), mean(won == 0 ? Double.NaN : (double) winDtm / won),
+                    longest == null || !longest.deepestWins().containsKey(c) ? "-" : longest.material().name() + " " + longest.deepestWins().get(c));
+        }
     }
 
     static void print(TableStats s, PrintStream out) {

@@ -64,6 +64,18 @@ public final class TableFolders {
         return m.equals(asked) ? askedFolder.target() : new Path(tables, TableExport.folderName(m));
     }
 
+    /** The manifest of a table written or found here. */
+    public Map<String, Object> manifest(Material material) throws IOException {
+        Path file = new Path(folderOf(material), Manifest.FILE);
+        return TableExport.readManifest(file.getFileSystem(spark.sparkContext().hadoopConfiguration()), file);
+    }
+
+    /** The bytes of every file in a table's folder. */
+    public long bytesOnDisk(Material material) throws IOException {
+        Path folder = folderOf(material);
+        return folder.getFileSystem(spark.sparkContext().hadoopConfiguration()).getContentSummary(folder).getLength();
+    }
+
     /** Whether a table's folder is there (to reuse, once {@link #find} has checked it). */
     public boolean present(Material material) {
         try {

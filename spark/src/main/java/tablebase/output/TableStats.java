@@ -41,6 +41,9 @@ public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> d
 
         public long drawn() { return legal - wins - losses; }
 
+        /** The same figures for the other side to move of the material with the colours swapped (KKQ's Black from KQK's White). */
+        public Side coloursSwapped() { return new Side(side.opponent(), legal, wins, losses, winHistogram, lossHistogram); }
+
         /** A count as a share of the legal positions. */
         public double share(long n) { return (double) n / legal; }
 
@@ -116,6 +119,19 @@ public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> d
             sides.put(c, new Side(c, legal, Arrays.stream(byResult[0]).sum(), Arrays.stream(byResult[1]).sum(), byResult[0], byResult[1]));
         }
         return sides;
+    }
+
+    /**
+     * A deepest win of each side to move that wins somewhere, as a FEN ({@code sides} gives the longest): the one of
+     * the smallest key, so that a table gives the same position every time.
+     */
+    public static Map<Color, String> deepestWins(SparkSession spark, TableView view, Map<Color, Side> sides) {
+        Map<Color, String> fens = new EnumMap<>(Color.class);
+        if (sides.values().stream().allMatch(s -> s.longestWin() < 0)) return fens;
+        for (Row r : spark.sql("SELECT stm, min_by(fen, key) FROM " + view.name() + " WHERE result = 'win' AND dtm = CASE stm WHEN 'w' THEN "
+                + sides.get(Color.WHITE).longestWin() + " ELSE " + sides.get(Color.BLACK).longestWin() + " END GROUP BY stm").collectAsList())
+            fens.put(r.getString(0).equals("w") ? Color.WHITE : Color.BLACK, r.getString(1));
+        return fens;
     }
 
     /** Every piece's board in one pass over every position: its column and square stacked into rows, then grouped. */

@@ -15,6 +15,8 @@ import org.apache.spark.sql.types.DataTypes;
 import tablebase.chess.Color;
 import tablebase.chess.Fen;
 import tablebase.chess.Material;
+import tablebase.chess.Move;
+import tablebase.chess.MoveGenerator;
 import tablebase.chess.Position;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
@@ -26,7 +28,10 @@ import tablebase.probe.Manifest;
  * those rows stand for, one row each. The folder may be on any filesystem Spark reads (a local folder,
  * {@code hdfs://}, ...).
  */
-public record TableView(Material material, String name, String folder) {
+public record TableView(Material material, Material table, String name, String folder) {
+    /** Whether this view reads a table of the material with the colours swapped ({@code krkq} from {@code kqkr}). */
+    public boolean coloursSwapped() { return material != table; }
+
 
     /** Reads the folder's manifest for the endgame and registers {@code folder/parquet} under its name. */
     public static TableView register(SparkSession spark, String folder) throws IOException {
@@ -39,11 +44,32 @@ public record TableView(Material material, String name, String folder) {
         Map<String, Object> read = TableExport.readManifest(fs, manifest);
         if (!(read.get("endgame") instanceof String e)) throw new IOException(manifest + " names no endgame");
         Material material = Material.parse(e);
-        String name = material.name().toLowerCase();
         registerFunctions(spark);
-        spark.read().parquet(parquet.toString()).selectExpr(rowColumns(material)).createOrReplaceTempView(name);
+        TableView own = new TableView(material, material, material.name().toLowerCase(), folder);
+        own.create(spark);
+        return own;
+    }
+
+    /**
+     * This view and the view of its every position, from its table's rows (a set holds one table a material:
+     * {@code krkq} is computed from {@code kqkr}'s rows).
+     */
+    private void create(SparkSession spark) {
+        spark.read().parquet(new Path(folder, TableExport.PARQUET).toString()).selectExpr(rowColumns(table, material)).createOrReplaceTempView(name);
         spark.sql(everyPositionView(material, name));
-        return new TableView(material, name, folder);
+    }
+
+    /**
+     * The views of this table's material with the colours swapped ({@code krkq}, {@code krkq_positions} from
+     * {@code kqkr}): the same rows seen from the other side, each position in the twin's own canonical form; null
+     * when the material is its own twin (KRKR).
+     */
+    public TableView registerColoursSwapped(SparkSession spark) {
+        Material twin = material.coloursSwapped();
+        if (twin == material) return null;
+        TableView view = new TableView(twin, material, twin.name().toLowerCase(), folder);
+        view.create(spark);
+        return view;
     }
 
     /**
@@ -52,19 +78,55 @@ public record TableView(Material material, String name, String folder) {
      * move), {@code dtm} (moves of the side that mates; null for a draw), {@code best_move} (UCI), {@code fen} and
      * {@code positions}. A query computes only the columns it reads.
      */
-    static String[] rowColumns(Material material) {
-        List<String> columns = new ArrayList<>(List.of("key", "IF(side = 0, 'w', 'b') AS stm"));
-        List<String> pieces = material.columnNames();
+    static String[] rowColumns(Material material) { return rowColumns(material, material); }
+
+    /**
+     * {@link #rowColumns(Material)} of {@code table}'s rows read as {@code view}'s, its material or its colours
+     * swapped: then each row is the position seen from the other side, keyed and written in {@code view}'s canonical
+     * form, the other side to move, the same result and DTM for the side to move.
+     */
+    static String[] rowColumns(Material table, Material view) {
+        boolean swapped = view != table;
+        String key = swapped ? TWIN_KEY + "('" + table.name() + "', key)" : "key";
+        String side = swapped ? "CAST(1 - side AS TINYINT)" : "side";
+        List<String> columns = new ArrayList<>(List.of(key + " AS key", "IF(" + side + " = 0, 'w', 'b') AS stm"));
+        List<String> pieces = view.columnNames();
         for (int k = 0; k < pieces.size(); k++)
-            columns.add(KEY_SQUARE + "('" + material.name() + "', key, " + k + ") AS " + pieces.get(k));
+            columns.add(KEY_SQUARE + "('" + view.name() + "', " + key + ", " + k + ") AS " + pieces.get(k));
         columns.addAll(List.of("CASE WHEN ply IS NULL THEN 'draw' WHEN ply % 2 = 1 THEN 'win' ELSE 'loss' END AS result",
-                "CAST((ply + 1) DIV 2 AS INT) AS dtm", MOVE_UCI + "(move) AS best_move",
-                KEY_FEN + "('" + material.name() + "', key, side) AS fen", "CAST(positions AS INT) AS positions"));
+                "CAST((ply + 1) DIV 2 AS INT) AS dtm",
+                (swapped ? TWIN_MOVE + "('" + table.name() + "', key, move)" : MOVE_UCI + "(move)") + " AS best_move",
+                KEY_FEN + "('" + view.name() + "', " + key + ", " + side + ") AS fen", "CAST(positions AS INT) AS positions"));
         return columns.toArray(new String[0]);
     }
 
     /** SQL functions of the stored rows: a piece's square and the FEN from the key, a move code in UCI. */
     static final String KEY_SQUARE = "key_square", KEY_FEN = "key_fen", MOVE_UCI = "move_uci";
+
+    /** SQL functions of a row read as its colours-swapped twin's: the twin's key, and the best move in its form. */
+    static final String TWIN_KEY = "twin_key", TWIN_MOVE = "twin_move";
+
+    /** The position of a row's key seen from the other side, in the twin's material (its side to move left aside). */
+    private static Position twinImage(String endgame, long key) {
+        Decoded d = decoded(endgame, key);
+        Material table = d.index().material();
+        return new Position(table.coloursSwapped(), Position.coloursSwapped(table, d.squares()), Color.WHITE);
+    }
+
+    static long twinKey(String endgame, long key) {
+        Position twin = twinImage(endgame, key);
+        return index(twin.material()).index(twin);
+    }
+
+    static String twinMove(String endgame, long key, Short code) {
+        if (code == null) return null;
+        Position twin = twinImage(endgame, key);
+        int s = index(twin.material()).canonicalSymmetry(twin);
+        int from = Square.transform(Square.rankMirrored(MoveGenerator.from(code)), s), to = Square.transform(Square.rankMirrored(MoveGenerator.to(code)), s);
+        return Move.uci(from, to, MoveGenerator.promotedPiece(code >>> 12));
+    }
+
+    private static PositionIndex index(Material m) { return INDEXES.computeIfAbsent(m.name(), e -> new PositionIndex(m)); }
 
     /** The index of each endgame a task has met, made once per JVM: a view's functions decode millions of keys. */
     private static final java.util.concurrent.ConcurrentMap<String, PositionIndex> INDEXES = new java.util.concurrent.ConcurrentHashMap<>();
@@ -77,7 +139,7 @@ public record TableView(Material material, String name, String folder) {
     private static Decoded decoded(String endgame, long key) {
         Decoded last = LAST.get();
         if (last != null && last.key() == key && last.index().material().name().equals(endgame)) return last;
-        PositionIndex index = INDEXES.computeIfAbsent(endgame, e -> new PositionIndex(Material.parse(e)));
+        PositionIndex index = index(Material.parse(endgame));
         int[] squares = new int[index.material().size()];
         index.decode(key, squares);
         Decoded d = new Decoded(index, key, squares);
@@ -95,6 +157,8 @@ public record TableView(Material material, String name, String folder) {
             return Fen.of(d.index().material(), d.squares(), side == 0 ? Color.WHITE : Color.BLACK);
         }, DataTypes.StringType);
         spark.udf().register(MOVE_UCI, (UDF1<Short, String>) code -> code == null ? null : PositionRows.uci(code), DataTypes.StringType);
+        spark.udf().register(TWIN_KEY, (UDF2<String, Long, Long>) TableView::twinKey, DataTypes.LongType);
+        spark.udf().register(TWIN_MOVE, (UDF3<String, Long, Short, String>) TableView::twinMove, DataTypes.StringType);
         spark.udf().register(CANONICAL_FEN, new Remembered<>(TableView::canonicalFen), DataTypes.StringType);
         spark.udf().register(POSITION_KEY, new Remembered<>(TableView::positionKey), DataTypes.LongType);
         spark.udf().register(POSITION_FEN, new Remembered<>(TableView::positionFen), DataTypes.StringType);
@@ -112,6 +176,10 @@ public record TableView(Material material, String name, String folder) {
         for (org.apache.hadoop.fs.FileStatus child : fs.listStatus(root))
             if (child.isDirectory() && fs.isFile(new Path(child.getPath(), Manifest.FILE))) views.add(register(spark, child.getPath().toString()));
         if (views.isEmpty()) throw new NoSuchFileException(folder + ": holds no table folder (make them with jobs/generate --out " + folder + "/kqkr)");
+        java.util.Set<Material> own = new java.util.HashSet<>();
+        for (TableView v : views) own.add(v.material());
+        for (TableView v : List.copyOf(views))
+            if (!own.contains(v.material().coloursSwapped())) views.add(v.registerColoursSwapped(spark));
         return views;
     }
 

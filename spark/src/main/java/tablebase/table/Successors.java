@@ -5,6 +5,7 @@ import tablebase.chess.Material;
 import tablebase.chess.MaterialChange;
 import tablebase.chess.MoveGenerator;
 import tablebase.chess.PieceType;
+import tablebase.chess.Position;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
 import tablebase.probe.ResultPlane;
@@ -24,7 +25,9 @@ public final class Successors {
     private final MaterialChange[] changes;
     private final PositionIndex[] exitIndexes;
     private final IndexedTable[] exitTables;
-    private final int[] smallerSquares, sameSquares, enPassant = new int[2], scratch = new int[256];
+    /** By {@link #exit}: whether the material reached is read from its colours-swapped table (KKR from KRK). */
+    private final boolean[] swapsColours;
+    private final int[] smallerSquares, sameSquares, twinSquares, enPassant = new int[2], scratch = new int[256];
     private final Map<Material, IndexedTable> smaller;
 
     /** {@code own} (its results) may be null when only exits are asked; {@code smaller} maps each material an exit reaches to its table. */
@@ -37,16 +40,20 @@ public final class Successors {
         changes = new MaterialChange[codes];
         exitIndexes = new PositionIndex[codes];
         exitTables = new IndexedTable[codes];
+        swapsColours = new boolean[codes];
         for (MaterialChange.Exit e : MaterialChange.exits(material)) {
             int code = exit(e.captured(), e.promoted(), PieceType.promotionCode(e.promotion()));
             changes[code] = e.change();
-            if (e.change().after().size() == 2) continue;
-            exitTables[code] = smaller.get(e.change().after());
-            if (exitTables[code] == null) throw new IllegalArgumentException(material.name() + " needs the " + e.change().after().name() + " table");
-            exitIndexes[code] = new PositionIndex(e.change().after());
+            Material after = e.change().after();
+            if (after.size() == 2) continue;
+            exitTables[code] = smaller.get(after.tableMaterial());
+            if (exitTables[code] == null) throw new IllegalArgumentException(material.name() + " needs the " + after.tableMaterial().name() + " table");
+            swapsColours[code] = !after.isTableMaterial();
+            exitIndexes[code] = new PositionIndex(after.tableMaterial());
         }
         smallerSquares = new int[pieces - 1];
         sameSquares = new int[pieces];
+        twinSquares = new int[pieces];
         this.smaller = smaller;
     }
 
@@ -83,6 +90,11 @@ public final class Successors {
         squares[mover] = MoveGenerator.to(move);
         changes[code].squares(squares, after);
         squares[mover] = from;
+        if (swapsColours[code]) { // the same position seen from the other side, which is then to move
+            Position.coloursSwapped(changes[code].after(), after, twinSquares);
+            after = twinSquares;
+            side = 1 - side;
+        }
         long i = exitIndexes[code].index(after);
         int r = exitTables[code].result(2 * i + side);
         if (r == SolvedTable.NONE)

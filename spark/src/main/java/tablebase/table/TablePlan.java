@@ -28,12 +28,14 @@ public final class TablePlan {
     }
 
     /**
-     * The materials one capture or promotion away (a promotion may also take a piece on the last rank), those with
-     * more than the two kings: bare kings are a draw.
+     * The tables one capture or promotion away (a promotion may also take a piece on the last rank), those with more
+     * than the two kings (bare kings are a draw), each named by its {@link Material#tableMaterial}: KQKR reaches KQK
+     * and KRK, whose colours swapped are KKR.
      */
     public static Set<Material> exits(Material m) {
         Set<Material> subs = new LinkedHashSet<>();
-        for (MaterialChange.Exit exit : MaterialChange.exits(m)) if (exit.change().after().size() > 2) subs.add(exit.change().after());
+        for (MaterialChange.Exit exit : MaterialChange.exits(m))
+            if (exit.change().after().size() > 2) subs.add(exit.change().after().tableMaterial());
         return subs;
     }
 }

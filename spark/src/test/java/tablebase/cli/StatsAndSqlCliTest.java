@@ -16,8 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
 import tablebase.GeneratedTables;
 import tablebase.KbnkTable;
 import tablebase.SparkTestSession;
+import tablebase.chess.Fen;
+import tablebase.chess.Material;
 import tablebase.output.TableExport;
 import tablebase.probe.Manifest;
+import tablebase.probe.Tablebase;
 
 /** jobs/stats over KQKR and jobs/sql over KBNK, on the test JVM's Spark session. */
 class StatsAndSqlCliTest {
@@ -84,25 +87,97 @@ class StatsAndSqlCliTest {
     }
 
     @Test
-    void statsOfAFolderOfTablesPrintsALineATableFromItsRows(@TempDir Path dir) throws Exception {
+    void statsOfAFolderOfTablesPrintsEachSideOfEachMaterialFromItsRowsAndTheSetsTotals(@TempDir Path dir) throws Exception {
         Path set = dir.resolve("set");
         assertEquals(0, Generate.generate(new String[] {"--endgame", "KQK,KRK,KPK", "--out", set.toString(), "--partitions", "1"}));
         CliRun r = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--tables", set.toString(), "--plots", dir.resolve("charts").toString()}));
         assertEquals(0, r.exit(), r.err());
-        for (String table : List.of("kqk", "krk", "kpk")) {
+        long[] setLegal = new long[2], setWon = new long[2];
+        List<String> held; // KQK, KRK, KPK and the tables KPK's promotions reach: KBK, KNK
+        try (java.util.stream.Stream<Path> folders = Files.list(set)) {
+            held = folders.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+        assertEquals(List.of("kbk", "knk", "kpk", "kqk", "krk"), held);
+        for (String table : held) {
             Map<?, ?> positions = (Map<?, ?>) Manifest.read(set.resolve(table).resolve(Manifest.FILE)).get("positions");
-            long legal = 0, whiteWins = ((Number) ((Map<?, ?>) positions.get("white_to_move")).get("win")).longValue(), whiteToMove = 0;
-            for (Object side : positions.values()) for (Object n : ((Map<?, ?>) side).values()) legal += ((Number) n).longValue();
-            for (Object n : ((Map<?, ?>) positions.get("white_to_move")).values()) whiteToMove += ((Number) n).longValue();
-            String line = r.out().lines().filter(l -> l.startsWith(table.toUpperCase() + " ")).findFirst().orElseThrow(() -> new AssertionError(r.out()));
-            List<String> cells = List.of(line.trim().split("\\s+"));
-            assertEquals(String.format("%,d", legal), cells.get(1), line);
-            assertEquals(String.format("%.1f", 100.0 * whiteWins / whiteToMove), cells.get(2), line);
+            String twin = Material.parse(table).coloursSwapped().name();
+            for (int side = 0; side < 2; side++) {
+                Map<?, ?> counts = (Map<?, ?>) positions.get(side == 0 ? "white_to_move" : "black_to_move");
+                long legal = 0, won = ((Number) counts.get("win")).longValue();
+                for (Object n : counts.values()) legal += ((Number) n).longValue();
+                setLegal[side] += legal;
+                setWon[side] += won;
+                // the table's line for this side, and its twin's for the other side: the same positions seen from the other side
+                for (String line : List.of(line(r, table.toUpperCase(), side == 0 ? "White" : "Black"), line(r, twin, side == 0 ? "Black" : "White"))) {
+                    List<String> cells = List.of(line.trim().split("\\s+"));
+                    assertEquals(String.format("%,d", legal), cells.get(2), line);
+                    assertEquals(String.format("%,d", won), cells.get(3), line);
+                }
+            }
             assertTrue(Files.isRegularFile(dir.resolve("charts").resolve(table).resolve("dtm_histogram.png")), table + "'s charts");
         }
-        // published longest wins: KQK 10 moves, KRK 16, KPK 28 (Karrer)
-        for (String[] longest : new String[][] {{"KQK", "10"}, {"KRK", "16"}, {"KPK", "28"}})
-            assertTrue(r.out().lines().anyMatch(l -> l.startsWith(longest[0] + " ") && List.of(l.trim().split("\\s+")).get(5).equals(longest[1])), r.out());
+        // published longest wins: KQK 10 moves, KRK 16, KPK 28 (Karrer), each with a position that a probe of the table gives as such
+        for (String[] longest : new String[][] {{"KQK", "10"}, {"KRK", "16"}, {"KPK", "28"}}) {
+            List<String> cells = List.of(line(r, longest[0], "White").trim().split("\\s+"));
+            assertEquals(longest[1], cells.get(6), cells.toString());
+            String fen = String.join(" ", cells.subList(8, cells.size()));
+            try (Tablebase tables = Tablebase.open(set)) {
+                assertEquals(Integer.parseInt(longest[1]), tables.probeDtm(Fen.parse(fen)), fen);
+                String twinFen = String.join(" ", List.of(line(r, Material.parse(longest[0]).coloursSwapped().name(), "Black").trim().split("\\s+")).subList(8, 14));
+                assertEquals(Integer.parseInt(longest[1]), tables.probeDtm(Fen.parse(twinFen)), twinFen);
+            }
+        }
+        for (int side = 0; side < 2; side++) {
+            List<String> cells = List.of(line(r, "all", side == 0 ? "White" : "Black").trim().split("\\s+"));
+            assertEquals(String.format("%,d", setLegal[side]), cells.get(2), cells.toString());
+            assertEquals(String.format("%,d", setWon[side]), cells.get(3), cells.toString());
+        }
+        assertTrue(line(r, "all", "White").contains(" 28 ") && line(r, "all", "White").contains("KPK "), r.out());
+        assertTrue(r.out().contains("the set: 5 tables answering 10 materials"), r.out());
+    }
+
+    @Test
+    void aMaterialWithoutATableOfItsOwnHasTheViewsItsTableWouldHaveComputedFromItsTwin() throws Exception {
+        org.apache.spark.sql.SparkSession spark = SparkTestSession.session();
+        for (String endgame : List.of("KQK", "KPK")) { // the eight symmetries of the board, and the left-right mirror alone
+            Path folder = GeneratedTables.folder(endgame);
+            tablebase.output.TableView twin = tablebase.output.TableView.register(spark, folder.toString()).registerColoursSwapped(spark);
+            Material material = Material.parse(endgame).coloursSwapped();
+            assertEquals(material, twin.material());
+            tablebase.chess.PositionIndex index = new tablebase.chess.PositionIndex(material);
+            long rows = 0, moves = 0;
+            try (Tablebase tables = Tablebase.open(folder)) {
+                for (org.apache.spark.sql.Row row : spark.sql("SELECT key, stm, result, dtm, best_move, fen, positions FROM " + twin.name()).collectAsList()) {
+                    tablebase.chess.Position p = Fen.parse(row.getString(5));
+                    assertEquals(index.index(p), row.getLong(0), p::toString);
+                    assertEquals(index.canonical(p), p, "a row holds its position in the twin's canonical form");
+                    assertEquals(p.sideToMove().fenLetter() + "", row.getString(1));
+                    int wdl = tables.probeWdl(p), dtm = Math.abs(tables.probeDtm(p));
+                    assertEquals(wdl > 0 ? "win" : wdl < 0 ? "loss" : "draw", row.getString(2), p::toString);
+                    if (wdl != 0) assertEquals(dtm, row.getInt(3), p::toString);
+                    if (wdl > 0 || wdl < 0 && dtm > 0) { // the best move keeps the result, one ply nearer the mate
+                        tablebase.chess.Move best = p.legalMoves().stream().filter(m -> m.uci().equals(row.getString(4))).findFirst()
+                                .orElseThrow(() -> new AssertionError(row.getString(4) + " is not a move of " + p));
+                        tablebase.chess.Position after = p.play(best);
+                        assertEquals(-wdl, tables.probeWdl(after), p + " " + best.uci());
+                        assertEquals(wdl > 0 ? dtm - 1 : dtm, Math.abs(tables.probeDtm(after)), p + " " + best.uci());
+                        moves++;
+                    }
+                    assertEquals(index.canonical(p).distinctImages().length, row.getInt(6), p::toString);
+                    rows++;
+                }
+            }
+            long sum = spark.sql("SELECT sum(positions) FROM " + twin.name()).first().getLong(0);
+            assertEquals(sum, spark.table(twin.everyPosition()).count());
+            assertEquals(spark.table(endgame.toLowerCase()).count(), rows, "a row of the twin's view for each row of the table");
+            assertTrue(moves > rows / 2, rows + " rows, " + moves + " best moves of " + twin.name());
+        }
+    }
+
+    /** The line of stats' output for a table (or "all") and a side to move. */
+    private static String line(CliRun r, String table, String side) {
+        return r.out().lines().filter(l -> l.startsWith(table + " ") && l.substring(8).trim().startsWith(side + " ")).findFirst()
+                .orElseThrow(() -> new AssertionError(table + " " + side + " in\n" + r.out()));
     }
 
     @Test

@@ -54,7 +54,7 @@ class SparkFailuresTest {
 
     @Test
     void aPlyWhoseTasksFailAfterTheirOwnUnmovesIsMadeAgainIntoTheSameTable() throws Exception {
-        SolvedResults reference = TableSolverTest.solve(KQKR, 3).get(KQKR); // KQK and KKR written for the runs below
+        SolvedResults reference = TableSolverTest.solve(KQKR, 3).get(KQKR); // KQK and KRK written for the runs below
         TableSolver solver = new TableSolver(SparkTestSession.context(), 3, 1, System.out::println);
         for (int ply : new int[] {5, 6}) { // a ply of wins, and one of losses, which counts moves off
             SparkTestSession.session().conf().set(TableSolver.FAIL_ONCE_AT_PLY, Integer.toString(ply));
@@ -75,7 +75,7 @@ class SparkFailuresTest {
     @Test
     void aBrokenInvariantStopsTheRunAtItsFirstTaskWithItsMessage(@TempDir Path dir) throws Exception {
         // a KQK file whose every entry says "no canonical legal position": KQKR's first capture of the rook finds no entry
-        Material kqk = Material.parse("KQK"), kkr = Material.parse("KKR");
+        Material kqk = Material.parse("KQK"), krk = Material.parse("KRK"); // KKR is read from KRK
         PositionIndex index = new PositionIndex(kqk);
         byte[] none = new byte[Math.toIntExact(2 * index.size())];
         Arrays.fill(none, (byte) IndexedTable.NONE);
@@ -85,7 +85,7 @@ class SparkFailuresTest {
         }
         Map<Material, TableFiles> files = new HashMap<>();
         files.put(kqk, new TableFiles(kqk, dir.resolve("kqk").toUri().toString(), List.of("kqk.tbl")));
-        files.put(kkr, TableSolverTest.solve(kkr, 2).get(kkr).writeTo(dir.resolve("kkr")));
+        files.put(krk, TableSolverTest.solve(krk, 2).get(krk).writeTo(dir.resolve("krk")));
         SmallerTables subs = new SmallerTables(SparkTestSession.context(), KQKR, files);
         // the listeners see a task's end only after every event queued before it: none left from earlier runs
         SparkTestSession.context().sc().listenerBus().waitUntilEmpty();

@@ -57,6 +57,11 @@ class TableSolverTest {
         return table.ply(table.index().index(p), p.sideToMove() == Color.WHITE ? 0 : 1);
     }
 
+    /** The ply of {@code p} in the table of its material, or with the colours swapped in its twin's (KRKP's for KPKR). */
+    private static int ply(Map<Material, SolvedResults> tables, Position p) {
+        return p.material().isTableMaterial() ? ply(tables.get(p.material()), p) : ply(tables.get(p.material().tableMaterial()), p.coloursSwapped());
+    }
+
     @Test
     void threePieceTablesMatchTheBruteForceEverywhere() throws Exception {
         Map<String, Integer> published = Map.of("KQK", 10, "KRK", 16, "KBK", 0, "KNK", 0); // longest wins, White to move
@@ -237,19 +242,21 @@ class TableSolverTest {
 
     @Test
     void kpkrsPawnTakesTheRookAsItPromotesAndASampleFollowsFromItsSuccessors() throws Exception {
-        Material kpkr = Material.parse("KPKR");
-        Map<Material, SolvedResults> tables = readBack(tablebase.GeneratedTables.folder("KPKP").getParent(), kpkr); // KPKP reaches KPKR
-        assertTrue(TablePlan.exits(kpkr).containsAll(java.util.Set.of(Material.parse("KQK"), Material.parse("KNK"))), "a promotion that takes the rook");
+        // the pawn against the rook, as the set holds it: KRKP, whose colours swapped are KPKR
+        Material kpkr = Material.parse("KPKR"), krkp = kpkr.tableMaterial();
+        assertEquals(Material.parse("KRKP"), krkp);
+        Map<Material, SolvedResults> tables = readBack(tablebase.GeneratedTables.folder("KPKP").getParent(), krkp); // KPKP reaches KRKP
+        assertTrue(TablePlan.exits(krkp).containsAll(java.util.Set.of(Material.parse("KQK"), Material.parse("KNK"))), "a promotion that takes the rook");
         // Conrady's list of Nalimov's longest mates (CCC, June 2000): KR-KP, 85 plies, the pawn's side winning through KQKR
-        assertEquals(43, tables.get(kpkr).longestWin(Color.WHITE));
-        // the same list: its deepest KR-KP position is mated in 42 (Black's rook to move here), and Troitzky's 1895
+        assertEquals(43, tables.get(krkp).longestWin(Color.BLACK));
+        // the same list: its deepest KR-KP position is mated in 42 (the rook's side to move), and Troitzky's 1895
         // study 8/6k1/3PK3/8/6r1/8/8/8 w is a mate in 39, which this table gives after 1.d7 Rg6+ (not after 1...Rd4)
-        long[] blackToMove = tables.get(kpkr).plyCounts()[1];
+        long[] rookToMove = tables.get(krkp).plyCounts()[0];
         int longestLoss = 0;
-        for (int ply = 0; ply + 1 < blackToMove.length; ply += 2) if (blackToMove[ply + 1] > 0) longestLoss = ply / 2;
+        for (int ply = 0; ply + 1 < rookToMove.length; ply += 2) if (rookToMove[ply + 1] > 0) longestLoss = ply / 2;
         assertEquals(42, longestLoss);
-        assertEquals(2 * 39 - 1, ply(tables.get(kpkr), tablebase.chess.Fen.parse("8/3P2k1/4K1r1/8/8/8/8/8 w - - 0 2")));
-        long[] n = checkAgainstSuccessors(tables.get(kpkr), tables, 13);
+        assertEquals(2 * 39 - 1, ply(tables, tablebase.chess.Fen.parse("8/3P2k1/4K1r1/8/8/8/8/8 w - - 0 2")));
+        long[] n = checkAgainstSuccessors(tables.get(krkp), tables, 13);
         assertTrue(n[0] > 600_000 && n[1] > 300_000, n[0] + " positions, " + n[1] + " decided");
     }
 
@@ -267,7 +274,7 @@ class TableSolverTest {
             Position after = p.play(m);
             // a table holds no en-passant right: a position where the capture is on the board follows from its own moves
             int ply = after.material().size() == 2 ? UNDECIDED
-                    : canTakeEnPassant(after) ? fromSuccessors(after, tables) : ply(tables.get(after.material()), after);
+                    : canTakeEnPassant(after) ? fromSuccessors(after, tables) : ply(tables, after);
             if (ply < 0) open = true;
             else if (ply % 2 == 0) quickestLoss = Math.min(quickestLoss, ply);
             else longestWin = Math.max(longestWin, ply);
