@@ -13,7 +13,10 @@ import java.util.stream.Stream;
 import tablebase.chess.Material;
 import tablebase.probe.Manifest;
 
-/** {@code jobs/list}: the tables of a folder, from their manifests: entries, size on disk, longest wins, checksum. */
+/**
+ * {@code jobs/list}: the tables of a folder, from their manifests: the material each also answers with the colours
+ * swapped, entries, size on disk and of the compressed files, longest wins, the first compressed file's SHA-256.
+ */
 public final class ListTables {
     static final String USAGE = "usage: list --tables DIR\n"
             + "example: jobs/list --tables out";
@@ -38,15 +41,16 @@ public final class ListTables {
         for (Path folder : folders) {
             Map<String, Object> m = Manifest.read(folder.resolve(Manifest.FILE));
             Material material = Material.parse(String.valueOf(m.get("endgame")));
-            List<Map<?, ?>> parts = Manifest.packedFiles(m);
-            String sha = parts == null ? "(no packed files)" : String.valueOf(parts.get(0).get("sha256")).substring(0, 16)
+            List<Map<?, ?>> parts = Manifest.files(m, Manifest.COMPRESSED_FILES);
+            if (parts == null) parts = Manifest.packedFiles(m); // a table made before the compressed files
+            String sha = parts == null ? "(no files)" : String.valueOf(parts.get(0).get("sha256")).substring(0, 16)
                     + (parts.size() > 1 ? " (+" + (parts.size() - 1) + " parts)" : "");
             rows.add(new Object[] {material, Manifest.entries(m), bytes(folder), Manifest.bytes(m, Manifest.COMPRESSED_FILES), longestWin(m, "white_to_move"),
                     longestWin(m, "black_to_move"), sha, folder.getFileName()});
         }
         rows.sort(java.util.Comparator.comparingInt((Object[] r) -> ((Material) r[0]).size()).thenComparing(r -> ((Material) r[0]).name()));
         System.out.printf("%-7s %-7s %15s %10s %11s %12s %12s  %-16s  %s%n", "table", "swapped", "entries", "on disk", "compressed", "White wins", "Black wins",
-                "packed SHA-256", "folder");
+                "SHA-256", "folder");
         long total = 0, compressed = 0;
         Set<Material> answered = new java.util.HashSet<>();
         for (Object[] r : rows) answered.add((Material) r[0]);
@@ -78,6 +82,7 @@ public final class ListTables {
     }
 
     static String size(long bytes) {
+        if (bytes < 1 << 10) return bytes + " B";
         if (bytes < 1 << 20) return String.format("%.0f KB", bytes / 1024.0);
         if (bytes < 1L << 30) return String.format("%.1f MB", bytes / (double) (1 << 20));
         return String.format("%.2f GB", bytes / (double) (1L << 30));

@@ -360,7 +360,7 @@ public final class Tablebase implements AutoCloseable {
     }
 
     /** The ply of a position (see {@link IndexedTable}), -1 for a draw; bare kings are a draw. */
-    int ply(Position position) {
+    public int ply(Position position) {
         if (position.material().size() == 2) {
             String illegal = position.illegalReason();
             if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);

@@ -2,21 +2,14 @@ package tablebase.cli;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Color;
 import tablebase.chess.Material;
-import tablebase.generate.SmallerTables;
 import tablebase.generate.TableSolver;
 import tablebase.generate.WorkFolder;
 import tablebase.output.OutputFolder;
@@ -24,17 +17,17 @@ import tablebase.output.TableExport;
 import tablebase.output.TableFolders;
 import tablebase.probe.IndexedTable;
 import tablebase.probe.Manifest;
-import tablebase.table.SolvedTable;
-import tablebase.table.TableFiles;
+import tablebase.table.TableFigures;
 import tablebase.table.TablePlan;
 
 /** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
 public final class Generate {
     static final String USAGE = "usage: generate (--endgame KBNK[,KQKR...] | --up-to N [--no-pawns]) --out DIR [--work DIR] [--master local[*]]"
-            + " [--partitions N] [--overwrite] [--verbose] [--conf spark.key=value ...]\n"
+            + " [--partitions N] [--overwrite] [--keep-packed] [--verbose] [--conf spark.key=value ...]\n"
             + "  one endgame: DIR is its folder, its smaller tables go beside it; several, or every material of up to N pieces:\n"
             + "  DIR is a folder of tables, DIR/kqkr ..., where the tables already there are reused\n"
             + "  a progress line every 10 s says each table's ply and time left; --verbose prints every ply instead\n"
+            + "  a table's packed files (*.tbl) go once no table of the run reads them: --keep-packed keeps them\n"
             + "example: jobs/generate --endgame KQKR --out out/kqkr   (its smaller tables go beside it: out/kqk, out/kkr)\n"
             + "example: jobs/generate --up-to 4 --out tables";
 
@@ -59,7 +52,7 @@ public final class Generate {
     /** Runs the command and returns its exit code; a Spark session already active is used and left running. */
     public static int generate(String[] argv) throws Exception {
         Args args = new Args(argv, Set.of("--endgame", "--up-to", "--out", "--work", "--master", "--partitions", "--conf"),
-                Set.of("--overwrite", "--no-pawns", "--verbose"));
+                Set.of("--overwrite", "--no-pawns", "--verbose", "--keep-packed"));
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         if (args.has("--endgame") == args.has("--up-to")) throw new Args.UsageException("give --endgame E[,E...] or --up-to N");
         if (args.has("--no-pawns") && !args.has("--up-to")) throw new Args.UsageException("--no-pawns goes with --up-to");
@@ -177,8 +170,6 @@ public final class Generate {
         TableExport.Run run = new TableExport.Run(Versions.project(), spark.version(), jsc.master(), partitions, start);
         TableFolders folders = where.apply(run);
         String work = args.get("--work", null);
-        Map<Material, Future<TableFiles>> written = new HashMap<>();
-        Map<Material, Double> solveSeconds = new HashMap<>();
         Material made = set ? null : asked.get(0); // the one table asked for is made, never reused
         List<Material> order = new ArrayList<>();
         for (Material m : asked) for (Material step : TablePlan.of(m)) if (!order.contains(step)) order.add(step);
@@ -190,50 +181,19 @@ public final class Generate {
         ProgressLines progress = new ProgressLines(plan, jsc.defaultParallelism(), args.has("--verbose"), System.out, System::nanoTime);
         TableSolver solver = new TableSolver(jsc, partitions,
                 Long.parseLong(TableSolver.setting(jsc, ENTRIES_PER_PARTITION, Long.toString(TableSolver.ENTRIES_PER_PARTITION))), progress);
-        int count = 0;
-        SolvedTable last = null;
-        ExecutorService writer = Executors.newSingleThreadExecutor();
-        try {
-            for (Material m : order) {
-                for (Future<TableFiles> w : written.values()) if (w.isDone()) finished(w); // a failed write stops the run
-                TableFiles found = m.equals(made) ? null : folders.find(m);
-                if (found != null) {
-                    written.put(m, CompletableFuture.completedFuture(found));
-                    continue;
-                }
-                count++;
-                progress.startTable(m);
-                Map<Material, TableFiles> smaller = new HashMap<>();
-                for (Material sub : TablePlan.exits(m)) smaller.put(sub, finished(written.get(sub))); // its files, once written
-                SmallerTables subs = new SmallerTables(jsc, m, smaller);
-                SolvedTable solved = solver.solve(m, subs, work);
-                progress.solved(solved.seconds());
-                solveSeconds.put(m, solved.seconds());
-                written.put(m, writer.submit(() -> {
-                    try {
-                        TableFiles files = folders.write(solved, subs);
-                        if (work != null) WorkFolder.deleteTable(work, m, spark.sparkContext().hadoopConfiguration()); // its outputs are in place: its plies are not needed again
-                        return files;
-                    } finally {
-                        solved.release();
-                        subs.release();
-                    }
-                }));
-                last = solved;
-            }
-            for (Future<TableFiles> w : written.values()) finished(w);
-        } finally {
-            writer.shutdownNow();
-        }
+        TableRun.Made result = new TableRun(jsc, solver, folders, progress, work, args.has("--keep-packed"), jsc.defaultParallelism()).run(order, made);
+        Map<Material, Double> solveSeconds = result.seconds();
+        int count = solveSeconds.size();
         if (work != null) WorkFolder.deleteTable(work, null, spark.sparkContext().hadoopConfiguration());
         if (set) {
             System.out.printf("%d tables in %s: %d made, %d reused; done in %.1f s%n", order.size(), args.get("--out", null), count,
                     order.size() - count, (System.nanoTime() - start) / 1e9);
             printSummary(order, folders, solveSeconds);
         } else {
+            TableFigures last = result.figures().get(made);
             System.out.printf("%s: longest win %d moves with White to move, %d with Black to move; %,d positions a second; done in %.1f s%n",
-                    made.name(), last.figures().longestWin(Color.WHITE), last.figures().longestWin(Color.BLACK),
-                    Math.round(last.figures().canonicalPositions() / Math.max(last.seconds(), 1e-9)), (System.nanoTime() - start) / 1e9);
+                    made.name(), last.longestWin(Color.WHITE), last.longestWin(Color.BLACK),
+                    Math.round(last.canonicalPositions() / Math.max(solveSeconds.get(made), 1e-9)), (System.nanoTime() - start) / 1e9);
         }
         return 0;
     }
@@ -267,19 +227,5 @@ public final class Generate {
     private static String wins(Map<String, Object> manifest, String side) {
         int moves = Manifest.longestWin(manifest, side);
         return moves <= 0 ? "-" : "in " + moves;
-    }
-
-    /** Waits for a write and returns the table's files, or throws what made it fail. */
-    private static TableFiles finished(Future<TableFiles> write) throws IOException {
-        try {
-            return write.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while writing the tables", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof IOException io) throw io;
-            if (e.getCause() instanceof RuntimeException r) throw r;
-            throw new IOException(e.getCause());
-        }
     }
 }

@@ -23,8 +23,19 @@ final class ProgressLines implements SolveProgress {
     private int made;
     /** This run's tables so far, up to five pieces [0] and six [1]: their plan's estimates of their solving, and what it took. */
     private final double[] plannedSolve = new double[2], tookSolve = new double[2];
-    private RunPlan.Step table;
-    private long tableStart, lastLine;
+    /** The tables being solved (several at once when each takes one task): their plan's step, start and last line. */
+    private final java.util.Map<Material, Solving> solving = new java.util.HashMap<>();
+
+    private static final class Solving {
+        final RunPlan.Step step;
+        final long start;
+        long lastLine;
+
+        Solving(RunPlan.Step step, long start) {
+            this.step = step;
+            this.start = lastLine = start;
+        }
+    }
 
     /** Nanoseconds, from {@link System#nanoTime} or a test's clock. */
     interface Clock {
@@ -39,35 +50,38 @@ final class ProgressLines implements SolveProgress {
         this.clock = clock;
     }
 
-    /** A table starts: "table k of n", its entries, and the time left in the run. */
-    void startTable(Material material) {
-        table = toMake.stream().filter(s -> s.material().equals(material)).findFirst().orElseThrow();
+    /** A table starts: "table k of n", its entries, and the time left in the run (the tables started before it, and still solving, left out). */
+    synchronized void startTable(Material material) {
+        RunPlan.Step table = toMake.stream().filter(s -> s.material().equals(material)).findFirst().orElseThrow();
         made++;
         double left = 0;
         for (RunPlan.Step s : toMake.subList(made - 1, toMake.size())) left += s.seconds(cores) * pace(s);
         out.printf("table %d of %d: %s, %,d entries; about %s left in the run%n", made, toMake.size(), material.name(), table.entries(),
                 RunPlan.duration(left));
-        tableStart = lastLine = clock.nanos();
+        solving.put(material, new Solving(table, clock.nanos()));
     }
 
-    /** The table started last is solved, in {@code seconds}. */
-    void solved(double seconds) {
+    /** A table is solved, in {@code seconds}. */
+    synchronized void solved(Material material, double seconds) {
+        RunPlan.Step table = solving.remove(material).step;
         plannedSolve[kind(table)] += table.solveSeconds(cores);
         tookSolve[kind(table)] += seconds;
     }
 
-    @Override public void note(String line) {
+    @Override public synchronized void note(String line) {
         out.println(line);
     }
 
-    @Override public void ply(Material material, int ply, long decided, long entries, boolean live, String line) {
+    @Override public synchronized void ply(Material material, int ply, long decided, long entries, boolean live, String line) {
         if (verbose) {
             out.println(line);
             return;
         }
-        if (!live || table == null || !table.material().equals(material) || seconds(lastLine) < EVERY_SECONDS) return;
-        lastLine = clock.nanos();
-        double in = seconds(tableStart), estimate = table.solveSeconds(cores) * pace(table);
+        Solving now = solving.get(material);
+        if (!live || now == null || seconds(now.lastLine) < EVERY_SECONDS) return;
+        now.lastLine = clock.nanos();
+        RunPlan.Step table = now.step;
+        double in = seconds(now.start), estimate = table.solveSeconds(cores) * pace(table);
         out.printf("%s: ply %d, %,d of %,d entries won or lost so far, %s in; %s%n", material.name(), ply, decided, entries, RunPlan.duration(in),
                 in < estimate ? "about " + RunPlan.duration(estimate - in) + " left to solve" : "longer than the " + RunPlan.duration(estimate) + " estimated");
     }

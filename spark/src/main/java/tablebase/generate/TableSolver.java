@@ -119,6 +119,9 @@ public final class TableSolver {
         return (int) Math.min(index.kingPairs(), Math.max(fewest, most));
     }
 
+    /** The partitions this solver solves {@code material} in: one is a single task, every ply without a Spark stage. */
+    public int partitions(Material material) { return partitions(new PositionIndex(material), partitions, entriesPerPartition); }
+
     /** Un-move batches go to the partition their key names. */
     static final class ToPartition extends Partitioner {
         private final int parts;

@@ -5,8 +5,10 @@ import java.io.InputStream;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Material;
 import tablebase.generate.SmallerTables;
@@ -14,6 +16,7 @@ import tablebase.probe.IndexedTable;
 import tablebase.probe.Manifest;
 import tablebase.table.SolvedTable;
 import tablebase.table.TableFiles;
+import tablebase.table.TablePlan;
 
 /**
  * The folders of a run's tables: the table asked for goes to its prepared output folder (or, for a set, each
@@ -100,11 +103,11 @@ public final class TableFolders {
         Map<String, Object> manifest = TableExport.readManifest(fs, manifestFile);
         if (!material.name().equals(manifest.get("endgame")))
             throw new IOException(folder + " holds " + manifest.get("endgame") + ", not the " + material.name() + " table; move it away");
-        List<Map<?, ?>> parts = Manifest.packedFiles(manifest);
-        if (parts == null)
-            throw new IOException(folder + " holds a " + material.name() + " table without its packed files (an older format); move it away");
-        List<Map<?, ?>> listed = new java.util.ArrayList<>(parts);
-        List<Map<?, ?>> compressed = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
+        List<Map<?, ?>> parts = Manifest.packedFiles(manifest), compressed = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
+        if (parts == null && compressed == null)
+            throw new IOException(folder + " holds a " + material.name() + " table without its packed or compressed files (an older format); move it away");
+        List<Map<?, ?>> listed = new java.util.ArrayList<>();
+        if (parts != null) listed.addAll(parts);
         if (compressed != null) listed.addAll(compressed);
         for (Map<?, ?> part : listed) {
             Path file = new Path(folder, String.valueOf(part.get("name")));
@@ -116,7 +119,86 @@ public final class TableFolders {
             }
         }
         say.accept("reusing " + material.name() + " from " + folder);
-        return files(material, folder, parts);
+        return parts != null ? files(material, folder, parts) : unpack(material);
+    }
+
+    /** The run's folder of packed files made again from compressed ones (see {@link UnpackedTable}), made on first use. */
+    private Path unpackedRoot;
+    /** The tables unpacked there, by material: their packed files are deleted once the run no longer reads them. */
+    private final Map<Material, Path> unpacked = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** A table found with its compressed files alone: its packed files made again for this run, from them. */
+    private TableFiles unpack(Material material) throws IOException {
+        Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+        if (unpackedRoot == null) {
+            unpackedRoot = new Path(tables, ".unpacked-" + java.util.UUID.randomUUID());
+            unpackedRoot.getFileSystem(hadoop).deleteOnExit(unpackedRoot); // whatever ends the run
+        }
+        Path into = new Path(unpackedRoot, TableExport.folderName(material));
+        Map<Material, String> folders = new java.util.HashMap<>();
+        for (Material m : TablePlan.of(material)) folders.put(m, folderOf(m).toString());
+        long start = System.nanoTime();
+        TableFiles files = UnpackedTable.unpack(JavaSparkContext.fromSparkContext(spark.sparkContext()), material, folders, into,
+                spark.sparkContext().defaultParallelism());
+        unpacked.put(material, into);
+        say.accept(String.format("%s: its packed files made again from its compressed ones for this run, in %.2f s", material.name(), (System.nanoTime() - start) / 1e9));
+        return files;
+    }
+
+    /** Deletes the run's folder of packed files made again from compressed ones, if it made one. */
+    public void deleteUnpacked() throws IOException {
+        if (unpackedRoot != null) unpackedRoot.getFileSystem(spark.sparkContext().hadoopConfiguration()).delete(unpackedRoot, true);
+    }
+
+    /**
+     * The run reads no more of a table's packed files: those made again for it are deleted, and unless {@code keep},
+     * those of its folder too, where its compressed files are there to read (its manifest rewritten without them,
+     * aside and then renamed over the old one, before they go). Returns the bytes deleted from the table's folder.
+     */
+    public long releasePacked(Material material, boolean keep) throws IOException {
+        Configuration hadoop = spark.sparkContext().hadoopConfiguration();
+        Path made = unpacked.remove(material);
+        if (made != null) {
+            made.getFileSystem(hadoop).delete(made, true);
+            return 0;
+        }
+        if (keep) return 0;
+        Path folder = folderOf(material);
+        FileSystem fs = folder.getFileSystem(hadoop);
+        if (fs instanceof org.apache.hadoop.fs.LocalFileSystem local) fs = local.getRawFileSystem(); // no checksum side files
+        Map<String, Object> manifest = manifest(material);
+        List<Map<?, ?>> parts = Manifest.packedFiles(manifest);
+        if (parts == null || Manifest.files(manifest, Manifest.COMPRESSED_FILES) == null) return 0; // none, or the table's only files
+        Map<String, Object> lean = new java.util.LinkedHashMap<>(manifest);
+        lean.remove(Manifest.PACKED_FILES);
+        Path aside = new Path(folder, "." + Manifest.FILE + ".lean"), file = new Path(folder, Manifest.FILE);
+        try (java.io.OutputStream out = fs.create(aside, true)) {
+            Manifest.write(lean, out);
+        }
+        replace(aside, file, hadoop);
+        long bytes = 0;
+        for (Map<?, ?> part : parts) {
+            bytes += ((Number) part.get("bytes")).longValue();
+            fs.delete(new Path(folder, String.valueOf(part.get("name"))), false);
+        }
+        return bytes;
+    }
+
+    /** Renames {@code from} over {@code to} in one step where the file system can (local disks, HDFS), else deletes {@code to} first. */
+    private static void replace(Path from, Path to, Configuration hadoop) throws IOException {
+        FileSystem fs = to.getFileSystem(hadoop);
+        java.nio.file.Path local = TableFiles.localFolder(to, fs);
+        if (local != null) {
+            java.nio.file.Files.move(TableFiles.localFolder(from, fs), local, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            return;
+        }
+        try {
+            org.apache.hadoop.fs.FileContext.getFileContext(to.toUri(), hadoop).rename(from, to, org.apache.hadoop.fs.Options.Rename.OVERWRITE);
+        } catch (org.apache.hadoop.fs.UnsupportedFileSystemException e) {
+            fs.delete(to, false);
+            if (!fs.rename(from, to)) throw new IOException("cannot rename " + from + " to " + to);
+        }
     }
 
     private static TableFiles files(Material material, Path folder, List<Map<?, ?>> parts) {

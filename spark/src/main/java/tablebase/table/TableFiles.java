@@ -33,11 +33,18 @@ public record TableFiles(Material material, String folder, List<String> parts) i
         return IndexedTable.open(local);
     }
 
+    /** A path of {@code fs} as a path of this machine's disk, or null when {@code fs} is not the local disk. */
+    public static java.nio.file.Path localFolder(Path path, FileSystem fs) {
+        if (fs instanceof LocalFileSystem local) return local.pathToFile(path).toPath();
+        if (fs instanceof RawLocalFileSystem raw) return raw.pathToFile(path).toPath();
+        return null;
+    }
+
     /** A file on any Hadoop file system as a path on this machine's disk. */
     public static java.nio.file.Path local(Path file, Configuration hadoop) throws IOException {
         FileSystem fs = file.getFileSystem(hadoop);
-        if (fs instanceof LocalFileSystem local) return local.pathToFile(file).toPath();
-        if (fs instanceof RawLocalFileSystem raw) return raw.pathToFile(file).toPath();
+        java.nio.file.Path onDisk = localFolder(file, fs);
+        if (onDisk != null) return onDisk;
         FileStatus status = fs.getFileStatus(file);
         String key = status.getPath() + "|" + status.getLen() + "|" + status.getModificationTime();
         java.nio.file.Path copy = COPIES.get(key);

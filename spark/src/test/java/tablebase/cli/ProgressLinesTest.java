@@ -67,13 +67,13 @@ class ProgressLinesTest {
         assertTrue(said().get(0).endsWith("about " + RunPlan.duration(krk + krkn) + " left in the run"));
         ProgressLines early = lines(false);
         early.startTable(KRK);
-        early.solved(5); // too little solving to say how fast this machine is: the plan's rate stands
+        early.solved(KRK, 5); // too little solving to say how fast this machine is: the plan's rate stands
         early.startTable(KRKN);
         assertTrue(said().get(1).endsWith("about " + RunPlan.duration(krkn) + " left in the run"));
 
         double took = 20, pace = took / plan.steps().get(0).solveSeconds(2); // a KRK that solved this much slower than the plan said
         now += (long) (took * 1e9);
-        progress.solved(took);
+        progress.solved(KRK, took);
         progress.startTable(KRKN);
         List<String> afterKrk = said();
         assertTrue(afterKrk.get(0).endsWith("about " + RunPlan.duration(pace * krkn) + " left in the run"));
@@ -89,7 +89,7 @@ class ProgressLinesTest {
         double big = plan.steps().get(1).seconds(2);
         ProgressLines progress = new ProgressLines(plan, 2, false, new PrintStream(printed, true, StandardCharsets.UTF_8), () -> now);
         progress.startTable(KRK);
-        progress.solved(30 * plan.steps().get(0).solveSeconds(2) + 10); // a KRK far slower than planned
+        progress.solved(KRK, 30 * plan.steps().get(0).solveSeconds(2) + 10); // a KRK far slower than planned
         progress.startTable(krrrkq);
         assertTrue(said().get(1).endsWith("about " + RunPlan.duration(big) + " left in the run"), "the 6-piece plan's own rate");
     }

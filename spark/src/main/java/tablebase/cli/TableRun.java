@@ -1,0 +1,195 @@
+package tablebase.cli;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.spark.api.java.JavaSparkContext;
+import tablebase.chess.Material;
+import tablebase.generate.SmallerTables;
+import tablebase.generate.TableSolver;
+import tablebase.generate.WorkFolder;
+import tablebase.output.TableFolders;
+import tablebase.table.SolvedTable;
+import tablebase.table.TableFigures;
+import tablebase.table.TableFiles;
+import tablebase.table.TablePlan;
+
+/**
+ * A run's walk through its plan: each table to make is solved as soon as the tables its captures and promotions reach
+ * are written, then written on a writer thread while other tables solve. Tables solved in one task (every table of up
+ * to 4 pieces) solve side by side, one a core; a table over several partitions solves alone, on every core. Unless
+ * the packed files are kept, a table's are dropped once every table of the run that reads them is written, so that a
+ * finished set holds its compressed files, manifests and Parquet.
+ */
+final class TableRun {
+    private final JavaSparkContext jsc;
+    private final TableSolver solver;
+    private final TableFolders folders;
+    private final ProgressLines progress;
+    private final String work;
+    private final boolean keepPacked;
+    private final int cores;
+
+    /** What the run made: each table's solving time and figures. */
+    record Made(Map<Material, Double> seconds, Map<Material, TableFigures> figures) {}
+
+    /** A table solved, with the smaller tables it read (released once it is written). */
+    private record Solved(SolvedTable table, SmallerTables smaller) {}
+
+    TableRun(JavaSparkContext jsc, TableSolver solver, TableFolders folders, ProgressLines progress, String work, boolean keepPacked, int cores) {
+        this.jsc = jsc;
+        this.solver = solver;
+        this.folders = folders;
+        this.progress = progress;
+        this.work = work;
+        this.keepPacked = keepPacked;
+        this.cores = cores;
+    }
+
+    /** Makes the tables of {@code order} (those its folders do not hold, and {@code made} always), smaller first. */
+    Made run(List<Material> order, Material made) throws IOException {
+        Map<Material, CompletableFuture<TableFiles>> written = new HashMap<>();
+        Made result = new Made(new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Semaphore coresFree = new Semaphore(cores, true);
+        ExecutorService solvers = Executors.newFixedThreadPool(cores), writer = Executors.newSingleThreadExecutor();
+        Readers readers = new Readers(order);
+        try {
+            for (Material m : order) {
+                rethrow(failure.get());
+                TableFiles found = m.equals(made) ? null : folders.find(m);
+                if (found != null) {
+                    written.put(m, CompletableFuture.completedFuture(found));
+                    readers.done(m);
+                    continue;
+                }
+                Map<Material, CompletableFuture<TableFiles>> needs = new HashMap<>();
+                for (Material sub : TablePlan.exits(m)) needs.put(sub, written.get(sub));
+                int share = solver.partitions(m) == 1 ? 1 : cores;
+                CompletableFuture<TableFiles> files = CompletableFuture.allOf(needs.values().toArray(CompletableFuture[]::new))
+                        .thenApplyAsync(v -> solve(m, needs, share, coresFree, result, failure), solvers)
+                        .thenApplyAsync(s -> write(s, readers), writer);
+                files.whenComplete((f, e) -> {
+                    if (e != null && failure.compareAndSet(null, cause(e))) jsc.cancelAllJobs(); // the others stop: the run reports the first
+                });
+                written.put(m, files);
+            }
+            settle(written.values());
+            rethrow(failure.get());
+            readers.dropAll();
+            return result;
+        } catch (IOException | RuntimeException e) {
+            if (failure.compareAndSet(null, e)) jsc.cancelAllJobs();
+            settle(written.values());
+            throw e;
+        } finally {
+            solvers.shutdownNow();
+            writer.shutdownNow();
+            folders.deleteUnpacked();
+        }
+    }
+
+    /** Solves a table once its smaller tables are written, holding one core (a one-task table) or all of them. */
+    private Solved solve(Material m, Map<Material, CompletableFuture<TableFiles>> needs, int share, Semaphore coresFree, Made result,
+                         AtomicReference<Throwable> failure) {
+        coresFree.acquireUninterruptibly(share);
+        try {
+            if (failure.get() != null) throw new CompletionException(failure.get());
+            progress.startTable(m);
+            Map<Material, TableFiles> smaller = new HashMap<>();
+            for (Map.Entry<Material, CompletableFuture<TableFiles>> e : needs.entrySet()) smaller.put(e.getKey(), e.getValue().join());
+            SmallerTables subs = new SmallerTables(jsc, m, smaller);
+            SolvedTable solved = solver.solve(m, subs, work);
+            progress.solved(m, solved.seconds());
+            result.seconds().put(m, solved.seconds());
+            result.figures().put(m, solved.figures());
+            return new Solved(solved, subs);
+        } catch (IOException e) {
+            throw new CompletionException(e);
+        } finally {
+            coresFree.release(share);
+        }
+    }
+
+    /** Writes a solved table into its folder, then drops the packed files no table of the run still reads. */
+    private TableFiles write(Solved s, Readers readers) {
+        Material m = s.table().material();
+        try {
+            TableFiles files = folders.write(s.table(), s.smaller());
+            if (work != null) WorkFolder.deleteTable(work, m, jsc.hadoopConfiguration()); // its outputs are in place: its plies are not needed again
+            readers.done(m);
+            return files;
+        } catch (IOException e) {
+            throw new CompletionException(e);
+        } finally {
+            s.table().release();
+            s.smaller().release();
+        }
+    }
+
+    /**
+     * Which tables of the run read each table's packed files, and which tables are written: a table's packed files
+     * go once it and every table reading them are written (the files unpacked for this run always; the tables' own
+     * unless kept).
+     */
+    private final class Readers {
+        private final Map<Material, Set<Material>> readers = new HashMap<>();
+        private final Set<Material> done = new HashSet<>(), dropped = new HashSet<>();
+
+        /** Each table of the run reads the tables its captures and promotions reach (a table found written reads none). */
+        Readers(List<Material> order) {
+            for (Material m : order) for (Material sub : TablePlan.exits(m)) readers.computeIfAbsent(sub, k -> new HashSet<>()).add(m);
+        }
+
+        /** A table written (or found written): the packed files that no table left to write reads are dropped. */
+        synchronized void done(Material m) throws IOException {
+            done.add(m);
+            for (Material t : new ArrayList<>(done))
+                if (!dropped.contains(t) && done.containsAll(readers.getOrDefault(t, Set.of()))) drop(t);
+        }
+
+        synchronized void dropAll() throws IOException {
+            for (Material t : new ArrayList<>(done)) if (!dropped.contains(t)) drop(t);
+        }
+
+        private void drop(Material t) throws IOException {
+            folders.releasePacked(t, keepPacked);
+            dropped.add(t);
+        }
+    }
+
+    /** Waits for every future to end, whatever its outcome. */
+    private static void settle(Iterable<CompletableFuture<TableFiles>> futures) {
+        for (CompletableFuture<TableFiles> f : futures) {
+            try {
+                f.join();
+            } catch (RuntimeException e) {
+                // its failure is the run's, or follows from it
+            }
+        }
+    }
+
+    private static Throwable cause(Throwable e) {
+        while (e instanceof CompletionException && e.getCause() != null) e = e.getCause();
+        return e;
+    }
+
+    private static void rethrow(Throwable e) throws IOException {
+        if (e == null) return;
+        if (e instanceof IOException io) throw io;
+        if (e instanceof RuntimeException r) throw r;
+        if (e instanceof Error error) throw error;
+        throw new IOException(e);
+    }
+}
