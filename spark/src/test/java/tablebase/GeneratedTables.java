@@ -31,7 +31,7 @@ public final class GeneratedTables {
         SparkTestSession.get();
         folder = root().resolve(endgame.toLowerCase());
         if (!Files.isRegularFile(folder.resolve(Manifest.FILE))) { // else written whole as a smaller table of one generated before
-            int exit = Generate.generate(new String[] {"--endgame", endgame, "--out", folder.toString(), "--partitions", "2"});
+            int exit = Generate.generate(new String[] {"--endgame", endgame, "--out", folder.toString(), "--partitions", "2", "--keep-packed"});
             if (exit != 0) throw new IllegalStateException("generate " + endgame + " exited with " + exit);
         }
         FOLDERS.put(endgame, folder);

@@ -188,6 +188,9 @@ public final class Tablebase implements AutoCloseable {
     /** The most pieces of an endgame this tablebase answers, kings included (Syzygy's {@code TB_LARGEST}). */
     public int largest() { return materials().get(0).size(); }
 
+    /** Whether {@code material}'s table is read from its packed files (best moves stored), not its compressed ones. */
+    public boolean readsPacked(Material material) { return table(material) instanceof IndexedTable; }
+
     /** The endgames whose tables are open here, largest first, then by name. */
     public List<Material> materials() { return sorted(opened); }
 

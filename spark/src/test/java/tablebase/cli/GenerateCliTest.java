@@ -81,6 +81,22 @@ class GenerateCliTest {
         assertEquals(0, two.exit(), two.err());
         assertTrue(two.out().contains("KNKR is KRKN with the colours swapped"), two.out());
         assertTrue(two.out().contains("plan: 1 table to make") && two.out().contains(": 1 made, 3 reused"), two.out()); // KRKN; KQK, KRK, KNK there
+        // the set keeps no packed file: KRKN read KRK and KNK from packed files made again from their compressed ones,
+        // and its own files are those of a KRKN made from packed files kept (the shared tables were made with --keep-packed)
+        for (String sub : List.of("KRK", "KNK")) assertTrue(two.out().contains(sub + ": its packed files made again from its compressed ones"), two.out());
+        try (Stream<Path> files = Files.walk(set)) {
+            assertEquals(List.of(), files.filter(f -> f.toString().endsWith(".tbl") || f.getFileName().toString().startsWith(".unpacked")).toList());
+        }
+        for (String m : List.of("KQK", "KRKN")) assertEquals(null, Manifest.read(set.resolve(m.toLowerCase()).resolve(Manifest.FILE)).get(Manifest.PACKED_FILES), m);
+        assertArrayEquals(Files.readAllBytes(tablebase.GeneratedTables.folder("KRKN").resolve("krkn.cdtm")), Files.readAllBytes(set.resolve("krkn").resolve("krkn.cdtm")));
+        // the set verified as a set: every checksum, and a sample of each table against its moves, from the compressed files
+        CliRun verified = CliRun.of("verify", Verify.USAGE, "", () -> Verify.verify(new String[] {"--tables", set.toString(), "--sample", "3000"}));
+        assertEquals(0, verified.exit(), verified.out() + verified.err());
+        assertTrue(verified.out().startsWith("5 tables: every file matches the SHA-256 in its manifest"), verified.out());
+        for (String m : List.of("KRKN", "KQK", "KRK", "KBK", "KNK"))
+            assertTrue(verified.out().contains(m + ": 3,000 random positions checked against their moves (compressed files"), verified.out());
+        assertTrue(verified.out().contains("5 tables, 15,000 positions checked in "), verified.out());
+        assertTrue(verified.out().trim().endsWith("all agree"), verified.out());
 
         CliRun listed = CliRun.of("list", ListTables.USAGE, "", () -> ListTables.list(new String[] {"--tables", set.toString()}));
         assertEquals(0, listed.exit(), listed.err());
@@ -111,7 +127,7 @@ class GenerateCliTest {
     void aGeneralEndgameWritesItsSmallerTablesBesideItAndReusesThem(@TempDir Path dir) throws Exception {
         SparkTestSession.get();
         Path out = dir.resolve("kbkn");
-        CliRun first = run("--endgame", "KBKN", "--out", out.toString(), "--partitions", "2");
+        CliRun first = run("--endgame", "KBKN", "--out", out.toString(), "--partitions", "2", "--keep-packed");
         assertEquals(0, first.exit(), first.err());
         for (String sub : new String[] {"kbk", "knk"}) {
             assertTrue(Files.isRegularFile(dir.resolve(sub).resolve(sub + ".tbl")), sub);
@@ -143,7 +159,7 @@ class GenerateCliTest {
         assertTrue(first.out().contains(String.format("plan: 3 tables to make (%,d entries), 0 to reuse; about ", entries)), first.out());
         assertTrue(first.out().contains("table 3 of 3: KBKN"), first.out());
 
-        CliRun again = run("--endgame", "KBKN", "--out", out.toString(), "--partitions", "3", "--overwrite");
+        CliRun again = run("--endgame", "KBKN", "--out", out.toString(), "--partitions", "3", "--overwrite", "--keep-packed");
         assertEquals(0, again.exit(), again.err());
         assertTrue(again.out().contains("plan: 1 table to make") && again.out().contains("2 to reuse"), again.out());
         assertTrue(again.out().contains("reusing KBK from") && again.out().contains("reusing KNK from"), again.out());
@@ -214,7 +230,7 @@ class GenerateCliTest {
     @Test
     void aTableIsWrittenOnAFileSystemThatOnlyTheRunsHadoopSettingsName(@TempDir Path dir) throws Exception {
         SchemeFileSystem.register(SparkTestSession.context().hadoopConfiguration()); // the test JVM's session is already running
-        CliRun r = run("--endgame", "KRK", "--out", SchemeFileSystem.uri(dir.resolve("krk")), "--partitions", "2",
+        CliRun r = run("--endgame", "KRK", "--out", SchemeFileSystem.uri(dir.resolve("krk")), "--partitions", "2", "--keep-packed",
                 "--conf", SchemeFileSystem.sparkConf());
         assertEquals(0, r.exit(), r.err());
         assertEquals("KRK", Manifest.read(dir.resolve("krk").resolve("manifest.json")).get("endgame"));

@@ -95,12 +95,12 @@ class ClusterIT {
         // small partitions, so that the plies shuffle the kings' un-moves between the executors; tasks sent away from
         // the executor that keeps their slices (no locality wait) and speculative copies of the slow ones
         int exit = Launchers.run(log, 900, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
-                "--endgame", "KRKN", "--out", cluster, "--partitions", 3, "--verbose", "--conf", "spark.tablebase.entriesPerPartition=100000",
+                "--endgame", "KRKN", "--out", cluster, "--partitions", 3, "--verbose", "--keep-packed", "--conf", "spark.tablebase.entriesPerPartition=100000",
                 "--conf", "spark.locality.wait=0", "--conf", "spark.speculation=true", "--conf", "spark.speculation.multiplier=1.2",
                 "--conf", "spark.speculation.quantile=0.3");
         assertEquals(0, exit, Files.readString(log));
         assertTrue(Files.readString(log).contains("shuffled"), Files.readString(log));
-        assertEquals(0, Launchers.run(localLog, 600, "generate", "--endgame", "KRKN", "--out", local, "--verbose"), () -> read(localLog));
+        assertEquals(0, Launchers.run(localLog, 600, "generate", "--endgame", "KRKN", "--out", local, "--verbose", "--keep-packed"), () -> read(localLog));
         assertTrue(Files.readString(localLog).contains("(one task)"), "local mode solves KRKN in one task");
         for (String table : new String[] {"krkn/krkn.tbl", "krk/krk.tbl", "knk/knk.tbl"})
             assertArrayEquals(Files.readAllBytes(dir.resolve("local").resolve(table)), Files.readAllBytes(dir.resolve(table)), table);
@@ -115,7 +115,7 @@ class ClusterIT {
             // no locality wait: the task that solves a table runs wherever a core is free, not where its slice is kept;
             // a 512 MB driver, which holds no table
             int exit = Launchers.run(java.util.Map.of("DRIVER_MEMORY", "512m"), log, 600, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
-                    "--endgame", "KQKR", "--out", out, "--conf", "spark.locality.wait=0", "--conf", "spark.speculation=true");
+                    "--endgame", "KQKR", "--out", out, "--keep-packed", "--conf", "spark.locality.wait=0", "--conf", "spark.speculation=true");
             assertEquals(0, exit, () -> tail(read(log), 80));
             assertTrue(read(log).contains("KQKR: longest win 35 moves with White to move"), () -> tail(read(log), 80));
             assertArrayEquals(local, Files.readAllBytes(out.resolve("kqkr.tbl")), "run " + run);
@@ -128,7 +128,7 @@ class ClusterIT {
         Path out = dir.resolve("kbnk-lost-worker"), log = dir.resolve("lost-worker.log");
         // partitions of at most 1,000,000 entries: KBNK's plies are Spark stages over both executors, saved to --work
         Process driver = Launchers.start(log, "cluster", "submit", "--dir", dir.resolve("cluster"), "--",
-                "--endgame", "KBNK", "--out", out, "--partitions", 2, "--work", dir.resolve("work"), "--verbose",
+                "--endgame", "KBNK", "--out", out, "--partitions", 2, "--work", dir.resolve("work"), "--verbose", "--keep-packed",
                 "--conf", "spark.tablebase.entriesPerPartition=1000000");
         try {
             Launchers.awaitLine(log, "KBNK: ply 12:", driver, 600);

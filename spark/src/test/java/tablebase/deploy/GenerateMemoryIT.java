@@ -24,8 +24,8 @@ class GenerateMemoryIT {
         String[][] splits = {{"--partitions", "2", "--conf", "spark.tablebase.entriesPerPartition=1"}, {"--partitions", "1"}};
         for (int k = 0; k < splits.length; k++) {
             Path out = dir.resolve("run-" + k).resolve("kqkr"), log = dir.resolve("generate-" + k + ".log");
-            Object[] command = new Object[6 + splits[k].length];
-            Object[] head = {"--endgame", "KQKR", "--out", out, "--conf", "spark.memory.fraction=0.001"};
+            Object[] command = new Object[7 + splits[k].length];
+            Object[] head = {"--endgame", "KQKR", "--out", out, "--keep-packed", "--conf", "spark.memory.fraction=0.001"};
             System.arraycopy(head, 0, command, 0, head.length);
             System.arraycopy(splits[k], 0, command, head.length, splits[k].length);
             int exit = Launchers.run(log, 300, "generate", command);

@@ -27,7 +27,7 @@ class ResumeIT {
     void aKilledTableContinuesFromItsLastSavedPlyAndWritesTheSameFiles(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("kbnk"), work = dir.resolve("work");
         // partitions of at most 1,000,000 entries: KBNK's plies run as Spark stages over 2 partitions and are saved
-        Object[] command = {"--endgame", "KBNK", "--out", out, "--work", work, "--partitions", 2, "--verbose",
+        Object[] command = {"--endgame", "KBNK", "--out", out, "--work", work, "--partitions", 2, "--verbose", "--keep-packed",
                 "--conf", "spark.tablebase.entriesPerPartition=1000000"};
         Path firstLog = dir.resolve("first.log");
         Process first = Launchers.start(firstLog, "generate", command);
@@ -67,7 +67,7 @@ class ResumeIT {
     @Test
     void aSignalStopsTheRunInOneLineWithNoPartialFolderAndTheSameCommandResumes(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("kqqk"), work = dir.resolve("work"), log = dir.resolve("stopped.log");
-        Object[] command = {"--endgame", "KQQK", "--out", out, "--work", work, "--partitions", 2, "--verbose", "--conf", "spark.tablebase.entriesPerPartition=1"};
+        Object[] command = {"--endgame", "KQQK", "--out", out, "--work", work, "--partitions", 2, "--verbose", "--keep-packed", "--conf", "spark.tablebase.entriesPerPartition=1"};
         Process run = Launchers.start(log, "generate", command);
         try {
             Launchers.awaitLine(log, "KQQK: ply  4:", run, 600);
@@ -91,7 +91,7 @@ class ResumeIT {
         assertEquals(0, Launchers.run(again, 600, "generate", command), () -> read(again));
         assertTrue(read(again).contains("KQQK: resuming from ply "), read(again));
         Path plain = dir.resolve("plain"), plainLog = dir.resolve("plain.log");
-        assertEquals(0, Launchers.run(plainLog, 600, "generate", "--endgame", "KQQK", "--out", plain.resolve("kqqk")), () -> read(plainLog));
+        assertEquals(0, Launchers.run(plainLog, 600, "generate", "--endgame", "KQQK", "--out", plain.resolve("kqqk"), "--keep-packed"), () -> read(plainLog));
         assertArrayEquals(Files.readAllBytes(plain.resolve("kqqk/kqqk.tbl")), Files.readAllBytes(out.resolve("kqqk.tbl")));
     }
 

@@ -45,7 +45,7 @@ class IndexedTableTest {
     static void generate() throws Exception {
         SparkTestSession.get();
         for (String endgame : List.of("KRK", "KKQ"))
-            assertEquals(0, Generate.generate(new String[] {"--endgame", endgame, "--partitions", "2", "--out",
+            assertEquals(0, Generate.generate(new String[] {"--endgame", endgame, "--partitions", "2", "--keep-packed", "--out",
                     dir.resolve(endgame.toLowerCase()).toString()}));
         krk = Tablebase.open(dir.resolve("krk"));
         kkq = Tablebase.open(dir.resolve("kkq"));

@@ -40,7 +40,7 @@ class LatePliesFilesTest {
         conf.set(TableSolver.BYTE_PLIES, Integer.toString(BYTE_PLIES));
         conf.set(Generate.ENTRIES_PER_FILE, "1000000");
         try {
-            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", dir.resolve("kqkr").toString(), "--partitions", "3"}));
+            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", dir.resolve("kqkr").toString(), "--partitions", "3", "--keep-packed"}));
         } finally {
             conf.unset(TableSolver.BYTE_PLIES);
             conf.unset(Generate.ENTRIES_PER_FILE);

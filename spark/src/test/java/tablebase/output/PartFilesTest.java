@@ -29,7 +29,7 @@ class PartFilesTest {
         Path whole = GeneratedTables.folder("KQKR"); // its KQK beside it, in one file
         SparkTestSession.session().conf().set(Generate.ENTRIES_PER_FILE, "10000");
         try {
-            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQK", "--out", dir.resolve("kqk").toString()}));
+            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQK", "--out", dir.resolve("kqk").toString(), "--keep-packed"}));
         } finally {
             SparkTestSession.session().conf().unset(Generate.ENTRIES_PER_FILE);
         }
@@ -60,7 +60,7 @@ class PartFilesTest {
         }
 
         // KQKR beside it: its executors map the KQK parts for the captures of the rook
-        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", dir.resolve("kqkr").toString(), "--partitions", "2"}));
+        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", dir.resolve("kqkr").toString(), "--partitions", "2", "--keep-packed"}));
         assertArrayEquals(Files.readAllBytes(whole.resolve("kqkr.tbl")), Files.readAllBytes(dir.resolve("kqkr").resolve("kqkr.tbl")));
     }
 }
