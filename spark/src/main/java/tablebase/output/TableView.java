@@ -167,7 +167,16 @@ public record TableView(Material material, Material table, String name, String f
         spark.udf().register(IMAGE_FEN, (UDF2<String, Integer, String>) (fen, s) -> Fen.of(Fen.parse(fen).transform(s)), DataTypes.StringType);
     }
 
-    /** Registers every table folder of {@code folder} (those holding a manifest), each under its endgame's name. */
+    /**
+     * The view of a folder's every table, each row with its {@code endgame} and the columns every table's view has
+     * (the tables held, not the materials read from their twins, which would count each position twice).
+     */
+    public static final String EVERY_TABLE = "all_tables";
+
+    /**
+     * Registers every table folder of {@code folder} (those holding a manifest), each under its endgame's name and,
+     * unless the folder holds a table of it, its colours swapped's; and {@link #EVERY_TABLE} over them.
+     */
     public static java.util.List<TableView> registerFolder(SparkSession spark, String folder) throws IOException {
         Path root = new Path(folder);
         FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
@@ -178,6 +187,11 @@ public record TableView(Material material, Material table, String name, String f
         if (views.isEmpty()) throw new NoSuchFileException(folder + ": holds no table folder (make them with jobs/generate --out " + folder + "/kqkr)");
         java.util.Set<Material> own = new java.util.HashSet<>();
         for (TableView v : views) own.add(v.material());
+        StringBuilder every = new StringBuilder("CREATE OR REPLACE TEMPORARY VIEW " + EVERY_TABLE + " AS ");
+        for (TableView v : views)
+            every.append(v == views.get(0) ? "" : " UNION ALL ").append("SELECT '").append(v.material().name())
+                    .append("' AS endgame, key, stm, result, dtm, best_move, fen, positions FROM ").append(v.name());
+        spark.sql(every.toString());
         for (TableView v : List.copyOf(views))
             if (!own.contains(v.material().coloursSwapped())) views.add(v.registerColoursSwapped(spark));
         return views;

@@ -134,6 +134,20 @@ class StatsAndSqlCliTest {
         }
         assertTrue(line(r, "all", "White").contains(" 28 ") && line(r, "all", "White").contains("KPK "), r.out());
         assertTrue(r.out().contains("the set: 5 tables answering 10 materials"), r.out());
+        // one question across the set: its longest wins, from the view of every table
+        CliRun longest = sql("--tables", set.toString(), "--csv", "SELECT endgame, stm, dtm, fen FROM all_tables WHERE result = 'win' ORDER BY dtm DESC, endgame, fen LIMIT 3");
+        assertEquals(0, longest.exit(), longest.err());
+        List<String> rows = longest.out().lines().toList();
+        assertEquals(4, rows.size(), longest.out());
+        for (String row : rows.subList(1, 4)) { // KPK's 28-move wins (Karrer), each a position a probe gives as such
+            List<String> cells = List.of(row.split(","));
+            assertEquals(List.of("KPK", "w", "28"), cells.subList(0, 3), row);
+            try (Tablebase tables = Tablebase.open(set)) {
+                assertEquals(28, tables.probeDtm(Fen.parse(cells.get(3))), row);
+            }
+        }
+        CliRun count = sql("--tables", set.toString(), "--csv", "SELECT count(DISTINCT endgame), sum(positions) FROM all_tables");
+        assertEquals(String.format("5,%d", setLegal[0] + setLegal[1]), count.out().lines().toList().get(1));
     }
 
     @Test

@@ -141,12 +141,14 @@ class SampleCheckTest {
         assertTrue(marked > checked / 10, marked + " of " + checked + " positions marked");
     }
 
-    /** Copies a folder of tables, their Parquet rows left out. */
-    /** The packed tables (one part each) that {@code material}'s captures and promotions lead to, from the folders in {@code root}. */
+    /**
+     * The packed tables (one part each) that {@code material}'s captures and promotions lead to, by the material of
+     * each table (KRK for KKR), from the folders in {@code root}.
+     */
     static Map<Material, IndexedTable> smallerPackedTables(Path root, Material material) throws Exception {
         Map<Material, IndexedTable> smaller = new HashMap<>();
         for (MaterialChange.Exit e : MaterialChange.exits(material)) {
-            Material after = e.change().after();
+            Material after = e.change().after().tableMaterial();
             if (after.size() > 2 && !smaller.containsKey(after))
                 smaller.put(after, IndexedTable.open(root.resolve(after.name().toLowerCase(Locale.ROOT)).resolve(IndexedTable.partName(after, 0, 1))));
         }
