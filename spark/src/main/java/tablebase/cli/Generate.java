@@ -23,11 +23,12 @@ import tablebase.table.TablePlan;
 /** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
 public final class Generate {
     static final String USAGE = "usage: generate (--endgame KBNK[,KQKR...] | --up-to N [--no-pawns]) --out DIR [--work DIR] [--master local[*]]"
-            + " [--partitions N] [--overwrite] [--keep-packed] [--verbose] [--conf spark.key=value ...]\n"
+            + " [--partitions N] [--overwrite] [--keep-packed] [--no-parquet] [--verbose] [--conf spark.key=value ...]\n"
             + "  one endgame: DIR is its folder, its smaller tables go beside it; several, or every material of up to N pieces:\n"
             + "  DIR is a folder of tables, DIR/kqkr ..., where the tables already there are reused\n"
             + "  a progress line every 10 s says each table's ply and time left; --verbose prints every ply instead\n"
-            + "  a table's packed files (*.tbl) go once no table of the run reads them: --keep-packed keeps them\n"
+            + "  a table's packed files (*.tbl) go once no table of the run reads them: --keep-packed keeps them;\n"
+            + "  --no-parquet leaves out the Parquet rows (for SQL) and keeps the compressed files and manifests alone\n"
             + "example: jobs/generate --endgame KQKR --out out/kqkr   (its smaller tables go beside it: out/kqk, out/kkr)\n"
             + "example: jobs/generate --up-to 4 --out tables";
 
@@ -52,7 +53,7 @@ public final class Generate {
     /** Runs the command and returns its exit code; a Spark session already active is used and left running. */
     public static int generate(String[] argv) throws Exception {
         Args args = new Args(argv, Set.of("--endgame", "--up-to", "--out", "--work", "--master", "--partitions", "--conf"),
-                Set.of("--overwrite", "--no-pawns", "--verbose", "--keep-packed"));
+                Set.of("--overwrite", "--no-pawns", "--verbose", "--keep-packed", "--no-parquet"));
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         if (args.has("--endgame") == args.has("--up-to")) throw new Args.UsageException("give --endgame E[,E...] or --up-to N");
         if (args.has("--no-pawns") && !args.has("--up-to")) throw new Args.UsageException("--no-pawns goes with --up-to");
@@ -167,7 +168,7 @@ public final class Generate {
         int partitions = args.positiveInt("--partitions", jsc.defaultParallelism());
         boolean set = asked.size() > 1 || args.has("--up-to");
         System.out.printf("%s on %s, %d partitions%n", set ? asked.size() + " endgames" : asked.get(0).name(), jsc.master(), partitions);
-        TableExport.Run run = new TableExport.Run(Versions.project(), spark.version(), jsc.master(), partitions, start);
+        TableExport.Run run = new TableExport.Run(Versions.project(), spark.version(), jsc.master(), partitions, start, !args.has("--no-parquet"));
         TableFolders folders = where.apply(run);
         String work = args.get("--work", null);
         Material made = set ? null : asked.get(0); // the one table asked for is made, never reused

@@ -8,10 +8,11 @@ import tablebase.generate.SolveProgress;
 /**
  * A generate run's progress as the user reads it: "table k of n" with the time left in the run, then per table a
  * line every {@link #EVERY_SECONDS} seconds with its ply and the time left, or, verbose, every ply's line. The
- * estimates start from the plan's measured rates and follow this run's pace (how much slower or faster than the plan
- * its tables solved) once it has solved for {@link #PACE_AFTER_SECONDS} seconds: the first tables are too small to say.
- * Tables of up to five pieces and of six have rates of their own, and so paces of their own: the 5-piece tables
- * before a 6-piece one say nothing of its pace.
+ * estimates start from the plan's measured rates and follow this run's pace once it has run for
+ * {@link #PACE_AFTER_SECONDS} seconds (the first tables are too small to say): the wall-clock time from its first table's
+ * start to its last table solved, against the plan's time for the tables solved by then. Wall-clock time, since tables
+ * solve side by side and a busy machine slows them all. Tables of up to five pieces and of six have rates of their
+ * own, and so paces of their own: the 5-piece tables before a 6-piece one say nothing of its pace.
  */
 final class ProgressLines implements SolveProgress {
     static final double EVERY_SECONDS = 10, PACE_AFTER_SECONDS = 10;
@@ -21,8 +22,13 @@ final class ProgressLines implements SolveProgress {
     private final PrintStream out;
     private final Clock clock;
     private int made;
-    /** This run's tables so far, up to five pieces [0] and six [1]: their plan's estimates of their solving, and what it took. */
-    private final double[] plannedSolve = new double[2], tookSolve = new double[2];
+    /**
+     * This run's tables up to five pieces [0] and six [1]: the plan's time for those solved so far, when the first
+     * started and when the last was solved (nanoseconds).
+     */
+    private final double[] plannedDone = new double[2];
+    private final long[] kindStart = new long[2], lastSolved = new long[2];
+    private final boolean[] kindStarted = new boolean[2];
     /** The tables being solved (several at once when each takes one task): their plan's step, start and last line. */
     private final java.util.Map<Material, Solving> solving = new java.util.HashMap<>();
 
@@ -58,14 +64,19 @@ final class ProgressLines implements SolveProgress {
         for (RunPlan.Step s : toMake.subList(made - 1, toMake.size())) left += s.seconds(cores) * pace(s);
         out.printf("table %d of %d: %s, %,d entries; about %s left in the run%n", made, toMake.size(), material.name(), table.entries(),
                 RunPlan.duration(left));
-        solving.put(material, new Solving(table, clock.nanos()));
+        long now = clock.nanos();
+        solving.put(material, new Solving(table, now));
+        if (!kindStarted[kind(table)]) {
+            kindStarted[kind(table)] = true;
+            kindStart[kind(table)] = now;
+        }
     }
 
-    /** A table is solved, in {@code seconds}. */
-    synchronized void solved(Material material, double seconds) {
+    /** A table is solved. */
+    synchronized void solved(Material material) {
         RunPlan.Step table = solving.remove(material).step;
-        plannedSolve[kind(table)] += table.solveSeconds(cores);
-        tookSolve[kind(table)] += seconds;
+        plannedDone[kind(table)] += table.seconds(cores);
+        lastSolved[kind(table)] = clock.nanos();
     }
 
     @Override public synchronized void note(String line) {
@@ -86,10 +97,11 @@ final class ProgressLines implements SolveProgress {
                 in < estimate ? "about " + RunPlan.duration(estimate - in) + " left to solve" : "longer than the " + RunPlan.duration(estimate) + " estimated");
     }
 
-    /** How many times the plan's estimate this run's tables of the kind of {@code step} took to solve, 1 until it has measured enough. */
+    /** How many times the plan's time this run's tables of the kind of {@code step} took, 1 until it has run long enough to say. */
     private double pace(RunPlan.Step step) {
         int k = kind(step);
-        return tookSolve[k] >= PACE_AFTER_SECONDS ? tookSolve[k] / plannedSolve[k] : 1;
+        double took = (lastSolved[k] - kindStart[k]) / 1e9;
+        return plannedDone[k] > 0 && took >= PACE_AFTER_SECONDS ? took / plannedDone[k] : 1;
     }
 
     private static int kind(RunPlan.Step step) { return step.material().size() > 5 ? 1 : 0; }

@@ -111,7 +111,7 @@ final class TableRun {
             for (Map.Entry<Material, CompletableFuture<TableFiles>> e : needs.entrySet()) smaller.put(e.getKey(), e.getValue().join());
             SmallerTables subs = new SmallerTables(jsc, m, smaller);
             SolvedTable solved = solver.solve(m, subs, work);
-            progress.solved(m, solved.seconds());
+            progress.solved(m);
             result.seconds().put(m, solved.seconds());
             result.figures().put(m, solved.figures());
             return new Solved(solved, subs);

@@ -49,7 +49,7 @@ public final class TableExport {
     public static final String PARQUET = "parquet";
 
     /** Facts about the run that the table itself does not hold; the wall time runs from {@code startNanos} to the manifest. */
-    public record Run(String projectVersion, String sparkVersion, String master, int partitions, long startNanos) {}
+    public record Run(String projectVersion, String sparkVersion, String master, int partitions, long startNanos, boolean parquet) {}
 
     private TableExport() {}
 
@@ -78,6 +78,7 @@ public final class TableExport {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         boolean markCaptures = Boolean.parseBoolean(tablebase.generate.TableSolver.setting(jsc, MARK_CAPTURES, "true"));
         String staging = folder.staging().toString(), planes = new Path(staging, RESULT_PLANES).toString();
+        boolean parquet = run.parquet();
         FutureTask<Map<String, Object>> seed = null;
         try {
             long[] starts = IndexedTable.partStarts(index, entriesPerFile);
@@ -91,7 +92,7 @@ public final class TableExport {
                 jsc.setJobDescription(description);
                 written = table.blocks().map(b -> writePartAndRows(staging, index, 0, bestMoves(new Successors(material,
                         new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size(), markCaptures, spareCores),
-                        starts, spareCores, smaller.hadoop())).collect();
+                        starts, spareCores, parquet, smaller.hadoop())).collect();
             } else {
                 jsc.setJobDescription(material.name() + ": result planes");
                 List<PlaneFile> files = table.blocks().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
@@ -103,13 +104,13 @@ public final class TableExport {
                 jsc.setJobDescription(description);
                 written = jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> writePartAndRows(staging, index, k,
                         bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], markCaptures, spareCores),
-                        starts, spareCores, smaller.hadoop())).collect();
+                        starts, spareCores, parquet, smaller.hadoop())).collect();
             }
             Map<String, Object> seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
             FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
             fs.delete(new Path(planes), true);
             Map<String, Object> manifest = writeManifest(table, written.stream().map(PartWritten::part).toList(),
-                    written.stream().map(PartWritten::rows).toList(), seedFile, folder, run);
+                    parquet ? written.stream().map(PartWritten::rows).toList() : null, seedFile, folder, run);
             return new Written(manifest, written.stream().mapToLong(PartWritten::rowsDoneMillis).max().orElseThrow());
         } finally {
             jsc.setJobDescription(null);
@@ -160,10 +161,11 @@ public final class TableExport {
      */
     record PartWritten(Map<String, Object> rows, long rowsDoneMillis, PartFiles part) implements Serializable {}
 
-    /** The part kernel: writes part {@code k}'s Parquet file and its packed and compressed files. */
+    /** The part kernel: writes part {@code k}'s Parquet file (unless not {@code parquet}) and its packed and compressed files. */
     private static PartWritten writePartAndRows(String staging, PositionIndex index, int k, BestMoves b, long[] starts, boolean spareCores,
-                                                Configuration hadoop) throws IOException {
+                                                boolean parquet, Configuration hadoop) throws IOException {
         String attempt = attempt();
+        if (!parquet) return new PartWritten(null, 0, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
         if (!spareCores) {
             Map<String, Object> rows = writeRows(staging, index, k, b, attempt, hadoop);
             long rowsDone = System.currentTimeMillis();
@@ -408,11 +410,13 @@ public final class TableExport {
         }
         m.put("longest_dtm", longest);
         m.put("dtm_histogram", histogram);
-        Map<String, Object> parquet = new LinkedHashMap<>();
-        parquet.put("path", PARQUET);
-        parquet.put("rows", rows);
-        parquet.put("files", parquetFiles);
-        m.put("parquet", parquet);
+        if (parquetFiles != null) { // else made without its rows (--no-parquet)
+            Map<String, Object> parquet = new LinkedHashMap<>();
+            parquet.put("path", PARQUET);
+            parquet.put("rows", rows);
+            parquet.put("files", parquetFiles);
+            m.put("parquet", parquet);
+        }
         List<PartFiles> byIndex = new ArrayList<>(partFiles);
         byIndex.sort(java.util.Comparator.comparingLong(f -> (Long) f.packed().get("first_index")));
         m.put(Manifest.PACKED_FILES, byIndex.stream().map(PartFiles::packed).toList());

@@ -221,8 +221,12 @@ public final class TableFolders {
                 folder.commit();
             }
         }
-        say.accept(String.format("wrote %s to %s in %.2f s, its Parquet rows in %.2f s", table.material().name(), folderOf(table.material()),
-                (System.nanoTime() - start) / 1e9, Math.max(0, written.rowsDoneMillis() - startMillis) / 1e3));
+        double seconds = (System.nanoTime() - start) / 1e9;
+        if (run.parquet())
+            say.accept(String.format("wrote %s to %s in %.2f s, its Parquet rows in %.2f s", table.material().name(), folderOf(table.material()),
+                    seconds, Math.max(0, written.rowsDoneMillis() - startMillis) / 1e3));
+        else
+            say.accept(String.format("wrote %s to %s in %.2f s (no Parquet rows: --no-parquet)", table.material().name(), folderOf(table.material()), seconds));
         return files(table.material(), folderOf(table.material()), Manifest.packedFiles(written.manifest()));
     }
 }

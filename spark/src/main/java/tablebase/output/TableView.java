@@ -38,9 +38,11 @@ public record TableView(Material material, Material table, String name, String f
         Path root = new Path(folder);
         FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
         Path parquet = new Path(root, TableExport.PARQUET), manifest = new Path(root, Manifest.FILE);
-        if (!fs.isDirectory(parquet) || !fs.isFile(manifest))
+        if (!fs.isFile(manifest))
             throw new NoSuchFileException(folder + ": not a generated table (it needs " + TableExport.PARQUET + "/ and "
                     + Manifest.FILE + "; make one with jobs/generate)");
+        if (!fs.isDirectory(parquet))
+            throw new NoSuchFileException(folder + ": a table made without its Parquet rows (--no-parquet); make it again without that option to query it");
         Map<String, Object> read = TableExport.readManifest(fs, manifest);
         if (!(read.get("endgame") instanceof String e)) throw new IOException(manifest + " names no endgame");
         Material material = Material.parse(e);
@@ -182,9 +184,14 @@ public record TableView(Material material, Material table, String name, String f
         FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
         if (!fs.isDirectory(root)) throw new NoSuchFileException(folder + ": no such folder");
         java.util.List<TableView> views = new java.util.ArrayList<>();
-        for (org.apache.hadoop.fs.FileStatus child : fs.listStatus(root))
-            if (child.isDirectory() && fs.isFile(new Path(child.getPath(), Manifest.FILE))) views.add(register(spark, child.getPath().toString()));
-        if (views.isEmpty()) throw new NoSuchFileException(folder + ": holds no table folder (make them with jobs/generate --out " + folder + "/kqkr)");
+        boolean any = false;
+        for (org.apache.hadoop.fs.FileStatus child : fs.listStatus(root)) {
+            if (!child.isDirectory() || !fs.isFile(new Path(child.getPath(), Manifest.FILE))) continue;
+            any = true;
+            if (fs.isDirectory(new Path(child.getPath(), TableExport.PARQUET))) views.add(register(spark, child.getPath().toString())); // else --no-parquet
+        }
+        if (!any) throw new NoSuchFileException(folder + ": holds no table folder (make them with jobs/generate --out " + folder + "/kqkr)");
+        if (views.isEmpty()) throw new NoSuchFileException(folder + ": its tables were made without their Parquet rows (--no-parquet); make them again without that option to query them");
         java.util.Set<Material> own = new java.util.HashSet<>();
         for (TableView v : views) own.add(v.material());
         StringBuilder every = new StringBuilder("CREATE OR REPLACE TEMPORARY VIEW " + EVERY_TABLE + " AS ");

@@ -107,6 +107,33 @@ class GenerateCliTest {
     }
 
     @Test
+    void aTableMadeWithoutItsParquetRowsIsItsCompressedFilesAndManifestAndProbesAsAnother(@TempDir Path dir) throws Exception {
+        SparkTestSession.get();
+        Path out = dir.resolve("krk");
+        CliRun r = run("--endgame", "KRK", "--out", out.toString(), "--no-parquet");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("(no Parquet rows: --no-parquet)"), r.out());
+        try (Stream<Path> files = Files.list(out)) {
+            assertEquals(List.of("krk.cdtm", "manifest.json"), files.map(f -> f.getFileName().toString()).sorted().toList());
+        }
+        Map<String, Object> manifest = Manifest.read(out.resolve(Manifest.FILE));
+        assertEquals(null, manifest.get("parquet"));
+        Path kept = tablebase.GeneratedTables.folder("KRK");
+        assertArrayEquals(Files.readAllBytes(kept.resolve("krk.cdtm")), Files.readAllBytes(out.resolve("krk.cdtm")), "the same compressed file");
+        java.util.Random random = new java.util.Random(7);
+        try (Tablebase checked = Tablebase.open(out, Tablebase.Check.SHA256); Tablebase full = Tablebase.open(kept)) {
+            for (int k = 0; k < 2000; k++) {
+                tablebase.chess.Position p = tablebase.chess.Position.randomLegal(Material.parse("KRK"),
+                        random.nextBoolean() ? tablebase.chess.Color.WHITE : tablebase.chess.Color.BLACK, random);
+                assertEquals(full.probeDtm(p), checked.probeDtm(p), p::toString);
+            }
+        }
+        CliRun sql = CliRun.of("sql", Sql.USAGE, "", () -> Sql.sql(new String[] {"--table", out.toString(), "SELECT 1"}));
+        assertEquals(1, sql.exit());
+        assertTrue(sql.err().contains("made without its Parquet rows (--no-parquet)") && sql.err().lines().count() == 1, sql.err());
+    }
+
+    @Test
     void helpShowsTheUsageWithAnExampleAndARepeatedOptionOrAnUnknownMasterIsRefused(@TempDir Path dir) {
         for (String help : new String[] {"--help", "-h"}) {
             CliRun r = run("--endgame", "KQK", help);

@@ -59,7 +59,7 @@ class ProgressLinesTest {
     }
 
     @Test
-    void theTimeLeftFollowsThePaceTheRunHasMeasuredOnceItHasSolvedTenSeconds() {
+    void theTimeLeftFollowsThePaceTheRunHasMeasuredOnceItHasRunTenSeconds() {
         RunPlan plan = RunPlan.of(List.of(KRK, KRKN), m -> false, KRKN);
         double krk = plan.steps().get(0).seconds(2), krkn = plan.steps().get(1).seconds(2);
         ProgressLines progress = lines(false);
@@ -67,13 +67,14 @@ class ProgressLinesTest {
         assertTrue(said().get(0).endsWith("about " + RunPlan.duration(krk + krkn) + " left in the run"));
         ProgressLines early = lines(false);
         early.startTable(KRK);
-        early.solved(KRK, 5); // too little solving to say how fast this machine is: the plan's rate stands
+        now += (long) 5e9;
+        early.solved(KRK); // too little time to say how fast this machine is: the plan's rate stands
         early.startTable(KRKN);
         assertTrue(said().get(1).endsWith("about " + RunPlan.duration(krkn) + " left in the run"));
 
-        double took = 20, pace = took / plan.steps().get(0).solveSeconds(2); // a KRK that solved this much slower than the plan said
-        now += (long) (took * 1e9);
-        progress.solved(KRK, took);
+        double took = 25, pace = took / krk; // a KRK solved this long after the run began: this much slower than the plan said
+        now += (long) (20 * 1e9);
+        progress.solved(KRK);
         progress.startTable(KRKN);
         List<String> afterKrk = said();
         assertTrue(afterKrk.get(0).endsWith("about " + RunPlan.duration(pace * krkn) + " left in the run"));
@@ -89,7 +90,8 @@ class ProgressLinesTest {
         double big = plan.steps().get(1).seconds(2);
         ProgressLines progress = new ProgressLines(plan, 2, false, new PrintStream(printed, true, StandardCharsets.UTF_8), () -> now);
         progress.startTable(KRK);
-        progress.solved(KRK, 30 * plan.steps().get(0).solveSeconds(2) + 10); // a KRK far slower than planned
+        now += (long) ((30 * plan.steps().get(0).seconds(2) + 10) * 1e9);
+        progress.solved(KRK); // a KRK far slower than planned
         progress.startTable(krrrkq);
         assertTrue(said().get(1).endsWith("about " + RunPlan.duration(big) + " left in the run"), "the 6-piece plan's own rate");
     }
