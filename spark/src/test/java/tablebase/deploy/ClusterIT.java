@@ -102,7 +102,8 @@ class ClusterIT {
         assertTrue(Files.readString(log).contains("shuffled"), Files.readString(log));
         assertEquals(0, Launchers.run(localLog, 600, "generate", "--endgame", "KRKN", "--out", local, "--verbose", "--keep-packed"), () -> read(localLog));
         assertTrue(Files.readString(localLog).contains("(one task)"), "local mode solves KRKN in one task");
-        for (String table : new String[] {"krkn/krkn.tbl", "krk/krk.tbl", "knk/knk.tbl"})
+        // the cluster's KNK may be an earlier test's, kept without its packed files: the compressed files compare every table
+        for (String table : new String[] {"krkn/krkn.tbl", "krkn/krkn.cdtm", "krk/krk.cdtm", "knk/knk.cdtm"})
             assertArrayEquals(Files.readAllBytes(dir.resolve("local").resolve(table)), Files.readAllBytes(dir.resolve(table)), table);
     }
 
