@@ -21,7 +21,7 @@ import tablebase.table.TablePlan;
 /**
  * The folders of a run's tables: the table asked for goes to its prepared output folder (or, for a set, each
  * table to a folder of the set's folder), every smaller table to a folder beside it named after its endgame ({@code out/kqkr} needs {@code out/kqk}
- * and {@code out/kkr}). A smaller table whose folder is already there is read back instead of generated,
+ * and {@code out/krk}, whose colours swapped are KKR). A smaller table whose folder is already there is read back instead of generated,
  * after its files are checked against its manifest; each table is written (aside, then renamed) as soon as it
  * is solved, so a run that fails later keeps the smaller tables it finished.
  */

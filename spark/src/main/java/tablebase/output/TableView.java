@@ -32,7 +32,6 @@ public record TableView(Material material, Material table, String name, String f
     /** Whether this view reads a table of the material with the colours swapped ({@code krkq} from {@code kqkr}). */
     public boolean coloursSwapped() { return material != table; }
 
-
     /** Reads the folder's manifest for the endgame and registers {@code folder/parquet} under its name. */
     public static TableView register(SparkSession spark, String folder) throws IOException {
         Path root = new Path(folder);
@@ -108,22 +107,32 @@ public record TableView(Material material, Material table, String name, String f
     /** SQL functions of a row read as its colours-swapped twin's: the twin's key, and the best move in its form. */
     static final String TWIN_KEY = "twin_key", TWIN_MOVE = "twin_move";
 
-    /** The position of a row's key seen from the other side, in the twin's material (its side to move left aside). */
-    private static Position twinImage(String endgame, long key) {
+    /**
+     * A row's key seen from the other side: the twin's key, and the symmetry that takes the position with the colours
+     * swapped to the twin's canonical form (which a best move's squares follow).
+     */
+    private record Twin(String endgame, long key, long twinKey, int symmetry) {}
+
+    /** A task's last twin: a twin view's columns ask for the twin of one key in turn. */
+    private static final ThreadLocal<Twin> LAST_TWIN = new ThreadLocal<>();
+
+    private static Twin twin(String endgame, long key) {
+        Twin last = LAST_TWIN.get();
+        if (last != null && last.key() == key && last.endgame().equals(endgame)) return last;
         Decoded d = decoded(endgame, key);
         Material table = d.index().material();
-        return new Position(table.coloursSwapped(), Position.coloursSwapped(table, d.squares()), Color.WHITE);
+        Position seen = new Position(table.coloursSwapped(), Position.coloursSwapped(table, d.squares()), Color.WHITE);
+        PositionIndex twinIndex = index(seen.material());
+        Twin t = new Twin(endgame, key, twinIndex.index(seen), twinIndex.canonicalSymmetry(seen));
+        LAST_TWIN.set(t);
+        return t;
     }
 
-    static long twinKey(String endgame, long key) {
-        Position twin = twinImage(endgame, key);
-        return index(twin.material()).index(twin);
-    }
+    static long twinKey(String endgame, long key) { return twin(endgame, key).twinKey(); }
 
     static String twinMove(String endgame, long key, Short code) {
         if (code == null) return null;
-        Position twin = twinImage(endgame, key);
-        int s = index(twin.material()).canonicalSymmetry(twin);
+        int s = twin(endgame, key).symmetry();
         int from = Square.transform(Square.rankMirrored(MoveGenerator.from(code)), s), to = Square.transform(Square.rankMirrored(MoveGenerator.to(code)), s);
         return Move.uci(from, to, MoveGenerator.promotedPiece(code >>> 12));
     }
