@@ -90,6 +90,24 @@ class PositionIndexTest {
     }
 
     @Test
+    void threeIdenticalPiecesAreTheirColexRank() {
+        Random random = new Random(5);
+        for (String name : new String[] {"KQQQK", "KPPPK"}) {
+            Material m = Material.parse(name);
+            PositionIndex index = new PositionIndex(m);
+            int offset = m.hasPawns() ? 8 : 0;
+            for (int t = 0; t < 20_000; t++) {
+                long i = index.index(Position.randomLegal(m, Color.WHITE, random));
+                int[] s = index.position(i, Color.WHITE).squaresUnchanged();
+                int[] three = {s[1] - offset, s[2] - offset, s[3] - offset};
+                java.util.Arrays.sort(three);
+                long colex = three[0] + three[1] * (three[1] - 1L) / 2 + three[2] * (three[2] - 1L) * (three[2] - 2) / 6;
+                assertEquals(colex, i % index.restSize(), name);
+            }
+        }
+    }
+
+    @Test
     void aProbesIndexIsTheIndexOrNoneForTouchingKings() {
         Material kqk = Material.parse("KQK");
         PositionIndex index = new PositionIndex(kqk);
