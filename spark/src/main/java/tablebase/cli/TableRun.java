@@ -12,7 +12,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.api.java.JavaSparkContext;
 import tablebase.chess.Material;
@@ -28,7 +27,8 @@ import tablebase.table.TablePlan;
 /**
  * A run's walk through its plan: each table to make is solved as soon as the tables its captures and promotions reach
  * are written, then written on a writer thread while other tables solve. Tables solved in one task (every table of up
- * to 4 pieces) solve side by side, one a core; a table over several partitions solves alone, on every core. Unless
+ * to 4 pieces) solve side by side, one a core; so does a table that fits one task (every pawnless 5-piece table) when
+ * another table solves or waits beside it, else it solves alone over several partitions, on every core. Unless
  * the packed files are kept, a table's are dropped once every table of the run that reads them is written, so that a
  * finished set holds its compressed files, manifests and Parquet.
  */
@@ -62,9 +62,10 @@ final class TableRun {
         Map<Material, CompletableFuture<TableFiles>> written = new HashMap<>();
         Made result = new Made(new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
         AtomicReference<Throwable> failure = new AtomicReference<>();
-        Semaphore coresFree = new Semaphore(cores, true);
+        Cores coresFree = new Cores(cores);
         ExecutorService solvers = Executors.newFixedThreadPool(cores), writer = Executors.newSingleThreadExecutor();
         Readers readers = new Readers(order);
+        CompletableFuture<Void> walked = new CompletableFuture<>(); // the plan walked: every table ready at the start is counted before one takes cores
         try {
             for (Material m : order) {
                 rethrow(failure.get());
@@ -76,21 +77,25 @@ final class TableRun {
                 }
                 Map<Material, CompletableFuture<TableFiles>> needs = new HashMap<>();
                 for (Material sub : TablePlan.exits(m)) needs.put(sub, written.get(sub));
-                int share = solver.partitions(m) == 1 ? 1 : cores;
-                CompletableFuture<TableFiles> files = CompletableFuture.allOf(needs.values().toArray(CompletableFuture[]::new))
-                        .thenApplyAsync(v -> solve(m, needs, share, coresFree, result, failure), solvers)
+                List<CompletableFuture<?>> before = new ArrayList<>(needs.values());
+                before.add(walked);
+                CompletableFuture<TableFiles> files = CompletableFuture.allOf(before.toArray(CompletableFuture[]::new))
+                        .thenRun(coresFree::ready)
+                        .thenApplyAsync(v -> solve(m, needs, coresFree, result, failure), solvers)
                         .thenApplyAsync(s -> write(s, readers), writer);
                 files.whenComplete((f, e) -> {
                     if (e != null && failure.compareAndSet(null, cause(e))) jsc.cancelAllJobs(); // the others stop: the run reports the first
                 });
                 written.put(m, files);
             }
+            coresFree.open(walked);
             settle(written.values());
             rethrow(failure.get());
             readers.dropAll();
             return result;
         } catch (IOException | RuntimeException e) {
             if (failure.compareAndSet(null, e)) jsc.cancelAllJobs();
+            coresFree.open(walked);
             settle(written.values());
             throw e;
         } finally {
@@ -100,17 +105,17 @@ final class TableRun {
         }
     }
 
-    /** Solves a table once its smaller tables are written, holding one core (a one-task table) or all of them. */
-    private Solved solve(Material m, Map<Material, CompletableFuture<TableFiles>> needs, int share, Semaphore coresFree, Made result,
+    /** Solves a table once its smaller tables are written, holding one core (in one task) or all of them. */
+    private Solved solve(Material m, Map<Material, CompletableFuture<TableFiles>> needs, Cores coresFree, Made result,
                          AtomicReference<Throwable> failure) {
-        coresFree.acquireUninterruptibly(share);
+        int share = coresFree.take(solver.partitions(m) == 1, cores > 1 && TableSolver.fitsOneTask(m));
         try {
             if (failure.get() != null) throw new CompletionException(failure.get());
             progress.startTable(m);
             Map<Material, TableFiles> smaller = new HashMap<>();
             for (Map.Entry<Material, CompletableFuture<TableFiles>> e : needs.entrySet()) smaller.put(e.getKey(), e.getValue().join());
             SmallerTables subs = new SmallerTables(jsc, m, smaller);
-            SolvedTable solved = solver.solve(m, subs, work);
+            SolvedTable solved = solver.solve(m, subs, work, share < cores && solver.partitions(m) > 1);
             progress.solved(m);
             result.seconds().put(m, solved.seconds());
             result.figures().put(m, solved.figures());
@@ -118,7 +123,7 @@ final class TableRun {
         } catch (IOException e) {
             throw new CompletionException(e);
         } finally {
-            coresFree.release(share);
+            coresFree.give(share);
         }
     }
 
@@ -166,6 +171,70 @@ final class TableRun {
         private void drop(Material t) throws IOException {
             folders.releasePacked(t, keepPacked);
             dropped.add(t);
+        }
+    }
+
+    /** The run's cores, lent to the tables that solve. */
+    static final class Cores {
+        private final int total;
+        /** Cores no table holds; tables whose smaller tables are written and that hold no core yet. */
+        private int free, ready;
+        /** Whether the tables ready at the start are counted. */
+        private boolean open;
+
+        Cores(int total) {
+            this.total = total;
+            this.free = total;
+        }
+
+        /** Counts the tables ready at the start (completing {@code walked} counts them, on this thread), then lends cores. */
+        void open(CompletableFuture<Void> walked) {
+            walked.complete(null);
+            synchronized (this) {
+                open = true;
+                notifyAll();
+            }
+        }
+
+        /** A table's smaller tables are written: it may solve. */
+        synchronized void ready() {
+            ready++;
+        }
+
+        /**
+         * Waits for cores and returns how many a {@link #ready} table takes: one when it is solved in one task
+         * ({@code oneTask}), or may be ({@code mayShare}) and another table solves or may solve beside it; else all.
+         */
+        synchronized int take(boolean oneTask, boolean mayShare) {
+            try {
+                while (true) {
+                    boolean others = ready > 1 || free < total;
+                    if (!open) {
+                        wait(); // the tables ready at the start are not all counted yet
+                        continue;
+                    }
+                    if (oneTask || mayShare && others) {
+                        if (free > 0) {
+                            free--;
+                            ready--;
+                            return 1;
+                        }
+                    } else if (free == total) {
+                        free = 0;
+                        ready--;
+                        return total;
+                    }
+                    wait();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new CompletionException(e);
+            }
+        }
+
+        synchronized void give(int n) {
+            free += n;
+            notifyAll();
         }
     }
 
