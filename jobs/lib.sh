@@ -6,6 +6,18 @@ JAR="$ROOT/spark/target/spark-tablebase.jar"
 CLASSPATH_FILE="$ROOT/spark/target/classpath.txt"
 PROBE_JAR="$ROOT/probe/target/tablebase-probe.jar"
 
+# help_if_asked SCRIPT ARGS...: with --help or -h among ARGS, prints SCRIPT's opening comment (what it does, its
+# usage) on standard output and exits 0, as the Java commands do.
+help_if_asked() {
+  local script=$1 arg; shift
+  for arg in "$@"; do
+    if [[ $arg == --help || $arg == -h ]]; then
+      sed -n '2,/^[^#]/s/^# \{0,1\}//p' "$script"
+      exit 0
+    fi
+  done
+}
+
 build_if_needed() {
   local stale=0
   if [[ ! -f "$JAR" || ! -f "$CLASSPATH_FILE" || ! -f "$PROBE_JAR" ]]; then stale=1
