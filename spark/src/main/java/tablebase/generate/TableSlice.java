@@ -51,7 +51,8 @@ import tablebase.table.Successors;
  *
  * <p>A slice Spark holds is never changed: {@link #next} returns a new slice (it copies the bytes it changes and
  * shares the rest), so that a task run twice, a speculative copy, or a task on a deserialized copy elsewhere each
- * start from the same ply and make the same next one. Only {@link #solveAlone} updates in place, on a copy of its own.
+ * start from the same ply and make the same next one. Only {@link #solveAlone} updates in place, on the slice its own
+ * init made, which no one else sees.
  */
 final class TableSlice implements Serializable {
     static final int CANNOT_LOSE = 255;
@@ -369,12 +370,15 @@ final class TableSlice implements Serializable {
         // the result bytes change at every ply, the moves left only at even plies (losses): the rest is shared
         TableSlice next = new TableSlice(lo, hi, result.clone(), q % 2 == 0 ? remaining.clone() : remaining, frontier, frontierSize, ply,
                 winStart, winEntries, lossStart, lossEntries, epBase, epPawn, bytePlies, latePly, lateEntries);
-        next.applyInPlace(q, index, gen, kingKeys);
+        next.applyInPlace(q, index, gen, false, kingKeys);
         return next;
     }
 
-    /** Ply {@code q} applied to this slice itself: only on a slice no one else sees. */
-    private void applyInPlace(int q, PositionIndex index, MoveGenerator gen, Iterator<long[]> kingKeys) {
+    /**
+     * Ply {@code q} applied to this slice itself: only on a slice no one else sees. The kings' un-moves are made here
+     * too with {@code kings} (the slice is the whole table), else they come as {@code kingKeys}.
+     */
+    private void applyInPlace(int q, PositionIndex index, MoveGenerator gen, boolean kings, Iterator<long[]> kingKeys) {
         int[] old = frontier;
         int oldSize = frontierSize;
         frontier = new int[Math.max(1024, oldSize)];
@@ -391,7 +395,7 @@ final class TableSlice implements Serializable {
             long i = lo + (e >>> 1);
             index.decode(i, squares);
             int selfSymmetries = index.symmetricKingPair(i) ? index.canonicalSymmetries(squares) : 1;
-            int n = gen.unmoves(squares, side, false, true, unmoves);
+            int n = gen.unmoves(squares, side, kings, true, unmoves);
             for (int k = 0; k < n; k++) {
                 if (gen.isDoublePush(unmoves[k]) && enPassantEntry(e, MoveGenerator.piece(unmoves[k])) >= 0) continue; // it led to the en-passant entry
                 long key = unmove(index, squares, side, selfSymmetries, unmoves[k]);
@@ -446,20 +450,14 @@ final class TableSlice implements Serializable {
     }
 
     /**
-     * Every ply in this one slice, when it holds the whole table: the kings' un-moves need no shuffle then. Returns
-     * the slice solved, a copy: this one stays at its ply.
+     * A whole table in one task: init, then every ply on that slice itself (no one else sees it, so nothing is copied
+     * and the kings' un-moves need no shuffle), then its results. A task run again starts again from init.
      */
-    TableSlice solveAlone(PositionIndex index, MoveGenerator gen) {
-        TableSlice s = new TableSlice(lo, hi, result.clone(), remaining.clone(), frontier, frontierSize, ply,
-                winStart, winEntries, lossStart, lossEntries, epBase, epPawn, bytePlies, latePly, lateEntries);
-        int[] toHere = new int[index.kingPairs()];
-        int lastEvent = lastEventPly();
-        while (s.frontierSize > 0 || s.ply < lastEvent) {
-            java.util.List<long[]> kingKeys = new java.util.ArrayList<>();
-            s.kingUnmoves(s.ply, index, gen, toHere).forEachRemaining(batch -> kingKeys.add(batch._2));
-            s.applyInPlace(s.ply + 1, index, gen, kingKeys.iterator());
-        }
-        return s;
+    static ResultBlock solveAlone(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi, int bytePlies) {
+        TableSlice s = init(index, gen, smaller, lo, hi, bytePlies);
+        int lastEvent = s.lastEventPly();
+        while (s.frontierSize > 0 || s.ply < lastEvent) s.applyInPlace(s.ply + 1, index, gen, true, java.util.Collections.emptyIterator());
+        return s.block();
     }
 
     /** A slice asked for at another ply than its own: the slices of two plies were mixed up. */
@@ -472,7 +470,8 @@ final class TableSlice implements Serializable {
      * #bytePlies} and their plies (their bytes say {@code bytePlies + 1}, as the files keep them): what the exports read.
      */
     ResultBlock block() {
-        byte[] bytes = Arrays.copyOf(result, (int) (2 * (hi - lo)));
+        // the result bytes are shared when there are no en-passant entries to drop: a solved slice is never changed
+        byte[] bytes = result.length == 2 * (hi - lo) ? result : Arrays.copyOf(result, (int) (2 * (hi - lo)));
         int n = 0;
         for (int c = 0; c < latePly.length; c++) if (latePly[c] > bytePlies) n += lateEntries[c].length;
         long[] late = new long[n]; // the slice's entry << 32 | ply: sorted, by entry

@@ -196,33 +196,39 @@ public final class TableSolver {
         if (bytePlies < 1 || bytePlies > SolvedTable.MAX_PLY)
             throw new IllegalArgumentException(BYTE_PLIES + " is " + bytePlies + "; a result byte holds 1 to " + SolvedTable.MAX_PLY + " plies");
         try (FailFast failFast = new FailFast(jsc.sc())) {
-            label(material.name() + ": " + (resumeAt >= 0 ? "ply " + resumeAt + " read back" : "init"));
-            JavaRDD<TableSlice> slices = checkpointed(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
-                    : jsc.parallelize(ids, partitions).map(p -> executorHeaps.after(TableSlice.init(index, gen, subs, starts[p], starts[p + 1], bytePlies))));
-            if (resumeAt >= 0) progress.note(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
-            long frontier = stopping(failFast, () -> frontier(slices));
-            long decided = resumeAt >= 0 ? slices.map(TableSlice::decided).reduce(Long::sum) : frontier;
-            int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
-            heap.sample();
-            if (resumeAt < 0)
-                progress.note(String.format("%s: %,d entries, moves, captures and promotions (%d other tables) in %.1f s; ply  0: %,d checkmates",
-                        material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
-            JavaRDD<TableSlice> solved;
+            JavaRDD<ResultBlock> blocks;
+            long decided = 0;
             if (partitions == 1) {
-                label(material.name() + ": every ply in one task");
-                solved = checkpointed(slices.map(s -> executorHeaps.after(s.solveAlone(index, gen))));
-                stopping(failFast, () -> frontier(solved));
-                slices.unpersist(false);
+                label(material.name() + ": init and every ply in one task");
+                blocks = checkpointed(jsc.parallelize(ids, 1).map(p -> executorHeaps.after(TableSlice.solveAlone(index, gen, subs, starts[p], starts[p + 1], bytePlies))));
+                stopping(failFast, blocks::count);
             } else {
-                solved = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, decided, lastEvent, work, resumeAt + 1, heap, failFast,
-                        executorHeaps);
+                label(material.name() + ": " + (resumeAt >= 0 ? "ply " + resumeAt + " read back" : "init"));
+                JavaRDD<TableSlice> slices = checkpointed(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
+                        : jsc.parallelize(ids, partitions).map(p -> executorHeaps.after(TableSlice.init(index, gen, subs, starts[p], starts[p + 1], bytePlies))));
+                if (resumeAt >= 0) progress.note(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
+                long frontier = stopping(failFast, () -> frontier(slices));
+                decided = resumeAt >= 0 ? slices.map(TableSlice::decided).reduce(Long::sum) : frontier;
+                int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
+                heap.sample();
+                if (resumeAt < 0)
+                    progress.note(String.format("%s: %,d entries, moves, captures and promotions (%d other tables) in %.1f s; ply  0: %,d checkmates",
+                            material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
+                JavaRDD<TableSlice> solved = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, decided, lastEvent, work,
+                        resumeAt + 1, heap, failFast, executorHeaps);
+                heap.sample();
+                blocks = checkpointed(solved.map(TableSlice::block));
+                stopping(failFast, blocks::count);
+                solved.unpersist(false);
             }
             heap.sample();
             label(material.name() + ": figures of the results");
-            JavaRDD<ResultBlock> blocks = checkpointed(solved.map(TableSlice::block));
             TableFigures figures = stopping(failFast, () -> blocks.map(b -> TableFigures.of(index, b.lo(), b.results(), b.late())).reduce(TableFigures::plus));
-            solved.unpersist(false);
             if (partitions == 1) {
+                long checkmates = figures.entries()[0][1] + figures.entries()[1][1];
+                progress.note(String.format("%s: %,d entries, moves, captures and promotions (%d other tables), then every ply, in one task in %.1f s;"
+                        + " ply  0: %,d checkmates", material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, checkmates));
+                decided = checkmates;
                 for (int q = 1; q <= figures.maxPly(); q++) {
                     long found = figures.entries()[0][q + 1] + figures.entries()[1][q + 1];
                     decided += found;
@@ -234,8 +240,8 @@ public final class TableSolver {
             double seconds = (System.nanoTime() - start) / 1e9;
             long positions = figures.canonicalPositions();
             long peak = heap.peak(), sampled = heap.sampled();
-            progress.note(String.format("%s: solved %,d positions in %.2f s, %,.0f positions a second; peak live heap (after GC) %,d MB, %.1f bytes per index entry%s%s",
-                    material.name(), positions, seconds, positions / seconds, peak >> 20, (double) peak / index.size(),
+            progress.note(String.format("%s: solved %,d positions in %.2f s, %,.0f positions a second; %s%s%s",
+                    material.name(), positions, seconds, positions / seconds, heapFigures(peak, index.size()),
                     sampleLiveHeap ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", sampled >> 20, (double) sampled / index.size()) : "",
                     executorHeaps.describe()));
             return new SolvedTable(material, blocks, figures, seconds);
@@ -244,6 +250,19 @@ public final class TableSolver {
             jsc.clearCallSite();
             jsc.setJobDescription(null);
         }
+    }
+
+    /** Indexes below which the heap is mostly Spark's and the JVM's own, not the table's: no figure per index. */
+    static final long HEAP_PER_INDEX_FROM = 1L << 22;
+
+    /**
+     * The solve line's heap: the peak after any collection, and per index when the table is large enough for that
+     * to say something of it; none when no collection ran while it solved.
+     */
+    static String heapFigures(long peak, long indexes) {
+        if (peak == 0) return "no garbage collection while it solved";
+        String mb = String.format("peak live heap (after GC) %,d MB", peak >> 20);
+        return indexes < HEAP_PER_INDEX_FROM ? mb : mb + String.format(", %.1f bytes per index entry", (double) peak / indexes);
     }
 
     /** Names the jobs and stages that follow in Spark's UI and logs: which table, which ply. */
