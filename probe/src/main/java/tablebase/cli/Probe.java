@@ -86,7 +86,7 @@ public final class Probe {
         out.println(fen);
         out.println("  " + (white ? "White" : "Black") + " to move: " + result(r));
         if (r.bestMove() != null)
-            out.printf("  best %s: %s (%s)%n", white ? "move" : "defence", San.of(r.position(), r.bestMove()), r.bestMove().uci());
+            out.printf("  best %s: %s (%s)%n", r.category() == ProbeResult.Category.LOSS ? "defence" : "move", San.of(r.position(), r.bestMove()), r.bestMove().uci());
         if (!r.mainline().isEmpty()) {
             out.printf("  mainline, %d plies to checkmate:%n", r.mainline().size());
             out.println("    " + San.line(r.position(), r.mainline()));

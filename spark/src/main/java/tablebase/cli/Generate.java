@@ -177,6 +177,9 @@ public final class Generate {
         RunPlan plan = RunPlan.of(order, folders::present, made);
         long maxHeap = jsc.isLocal() ? Runtime.getRuntime().maxMemory() : executorsHeap(jsc);
         plan.lines(jsc.defaultParallelism(), jsc.isLocal(), maxHeap).forEach(System.out::println);
+        if (!set && order.size() > 1)
+            System.out.printf("its smaller tables go beside %s, in %s: %s%n", folders.folderOf(made), folders.folderOf(order.get(0)).getParent(),
+                    String.join(" ", order.stream().filter(m -> !m.equals(made)).map(m -> folders.folderOf(m).getName()).toList()));
         String refusal = jsc.isLocal() ? plan.refusal(maxHeap) : plan.clusterRefusal(maxHeap);
         if (refusal != null) throw new IllegalArgumentException(refusal);
         ProgressLines progress = new ProgressLines(plan, jsc.defaultParallelism(), args.has("--verbose"), System.out, System::nanoTime);

@@ -63,7 +63,8 @@ public final class TableFolders {
         return new TableFolders(spark, tables, null, null, run, entriesPerFile, say);
     }
 
-    private Path folderOf(Material m) {
+    /** The folder of a table of this run: the one asked for, or under the folder of tables. */
+    public Path folderOf(Material m) {
         return m.equals(asked) ? askedFolder.target() : new Path(tables, TableExport.folderName(m));
     }
 

@@ -156,6 +156,10 @@ class GenerateCliTest {
         Path out = dir.resolve("kbkn");
         CliRun first = run("--endgame", "KBKN", "--out", out.toString(), "--partitions", "2", "--keep-packed");
         assertEquals(0, first.exit(), first.err());
+        // said before anything is solved: where the smaller tables go
+        String where = first.out().lines().filter(l -> l.startsWith("its smaller tables go beside")).findFirst().orElse("");
+        assertTrue(where.contains(out.toString()) && where.contains(" in " + dir) && where.contains("kbk") && where.contains("knk"), first.out());
+        assertTrue(first.out().indexOf(where) < first.out().indexOf("wrote "), first.out());
         for (String sub : new String[] {"kbk", "knk"}) {
             assertTrue(Files.isRegularFile(dir.resolve(sub).resolve(sub + ".tbl")), sub);
             assertTrue(first.out().contains("wrote " + sub.toUpperCase()), first.out());

@@ -50,7 +50,11 @@ class ProbeCliTest {
         CliRun r = run("", "--table", table, WIN);
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("White to move: White mates in " + expected.dtm()), r.out());
-        assertTrue(r.out().contains("(" + expected.bestMove().uci() + ")"), r.out());
+        assertTrue(r.out().contains("best move: ") && r.out().contains("(" + expected.bestMove().uci() + ")"), r.out());
+        String blackWins = "8/8/8/8/8/2K5/8/kbn5 b - - 0 1"; // KBNK with the colours swapped: the winner's move, not a defence
+        CliRun black = run("", "--table", table, blackWins);
+        assertEquals(0, black.exit(), black.err());
+        assertTrue(black.out().contains("Black to move: Black mates in " + api.probe(blackWins).dtm()) && black.out().contains("best move: "), black.out());
         assertTrue(r.out().contains(String.join(" ", expected.mainline().stream().map(Move::uci).toList())), r.out());
         assertTrue(r.out().contains(expected.mainline().size() + " plies to checkmate"), r.out());
         assertTrue(r.out().contains("#"), "the SAN line ends in mate: " + r.out());
@@ -62,6 +66,7 @@ class ProbeCliTest {
         CliRun r = run("", ("--table " + table + " " + LOST).split(" "));
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.out().contains("Black to move: Black is lost in " + expected.dtm()), r.out());
+        assertTrue(r.out().contains("best defence: "), r.out());
         List<String> replies = r.out().lines().dropWhile(l -> !l.contains("Black's moves")).skip(1).toList();
         assertEquals(expected.moves().size(), replies.size(), r.out());
         for (int i = 0; i < replies.size(); i++)
