@@ -180,7 +180,7 @@ public final class Generate {
         if (!set && order.size() > 1)
             System.out.printf("its smaller tables go beside %s, in %s: %s%n", folders.folderOf(made), folders.folderOf(order.get(0)).getParent(),
                     String.join(" ", order.stream().filter(m -> !m.equals(made)).map(m -> folders.folderOf(m).getName()).toList()));
-        String refusal = jsc.isLocal() ? plan.refusal(maxHeap) : plan.clusterRefusal(maxHeap);
+        String refusal = jsc.isLocal() ? plan.refusal(maxHeap, jsc.defaultParallelism()) : plan.clusterRefusal(maxHeap);
         if (refusal != null) throw new IllegalArgumentException(refusal);
         ProgressLines progress = new ProgressLines(plan, jsc.defaultParallelism(), args.has("--verbose"), System.out, System::nanoTime);
         TableSolver solver = new TableSolver(jsc, partitions,

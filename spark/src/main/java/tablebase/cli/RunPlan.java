@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.function.Predicate;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
+import tablebase.generate.TableSolver;
 
 /**
  * What a generate run will do, said before it starts: the tables to make or reuse in order, their entries, and
@@ -62,9 +63,16 @@ record RunPlan(List<Step> steps) {
         return toMake().stream().mapToDouble(s -> s.seconds(cores)).sum();
     }
 
-    /** The heap of a local run at its peak: its largest table to make. */
-    long localHeap() {
-        return SPARK_HEAP + tablesHeap();
+    /**
+     * The heap of a local run at its peak: its largest table to make and, with more than one core, the largest other
+     * one that may solve beside it in one task.
+     */
+    long localHeap(int cores) {
+        if (toMake().isEmpty()) return SPARK_HEAP;
+        Step largest = largest();
+        long beside = cores < 2 ? 0 : toMake().stream().filter(s -> s != largest && TableSolver.fitsOneTask(s.material()))
+                .mapToLong(Step::indexes).max().orElse(0);
+        return SPARK_HEAP + tablesHeap() + (long) (HEAP_PER_INDEX * beside);
     }
 
     /** The heap the largest table to make holds at its peak, over all executors. */
@@ -79,7 +87,7 @@ record RunPlan(List<Step> steps) {
         List<String> lines = new ArrayList<>();
         lines.add(String.format("plan: %d table%s to make (%,d entries), %d to reuse; about %s on %d core%s%s", make.size(), make.size() == 1 ? "" : "s",
                 entries, steps.size() - make.size(), duration(seconds(cores)), cores, cores == 1 ? "" : "s",
-                local ? String.format(", a heap of about %s at the peak (this driver has %s)", size(localHeap()), size(maxHeap))
+                local ? String.format(", a heap of about %s at the peak (this driver has %s)", size(localHeap(cores)), size(maxHeap))
                         : String.format(", executors' heap of about %s in all at the peak (%s)", size(tablesHeap()),
                         maxHeap > 0 ? "the executors now registered have " + size(maxHeap) : "no executor registered yet")));
         for (Step s : steps)
@@ -88,10 +96,11 @@ record RunPlan(List<Step> steps) {
     }
 
     /** Why a local run cannot go on with this heap, or null. */
-    String refusal(long maxHeap) {
-        long need = localHeap();
+    String refusal(long maxHeap, int cores) {
+        long need = localHeap(cores);
         if (need <= maxHeap) return null;
-        return String.format("%s needs a heap of about %s in local mode (%.0f bytes an index at the peak, measured on KRRKQ), this driver has %s:"
+        return String.format("%s needs a heap of about %s in local mode (%.0f bytes an index at the peak, measured on KRRKQ, with the largest table"
+                + " that may solve beside it), this driver has %s:"
                 + " set DRIVER_MEMORY=%dg, or run it on a cluster", largest().material().name(), size(need), HEAP_PER_INDEX, size(maxHeap), (need >> 30) + 1);
     }
 

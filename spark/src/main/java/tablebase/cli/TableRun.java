@@ -82,7 +82,7 @@ final class TableRun {
                 CompletableFuture<TableFiles> files = CompletableFuture.allOf(before.toArray(CompletableFuture[]::new))
                         .thenRun(coresFree::ready)
                         .thenApplyAsync(v -> solve(m, needs, coresFree, result, failure), solvers)
-                        .thenApplyAsync(s -> write(s, readers), writer);
+                        .thenApplyAsync(s -> write(s, readers, coresFree), writer);
                 files.whenComplete((f, e) -> {
                     if (e != null && failure.compareAndSet(null, cause(e))) jsc.cancelAllJobs(); // the others stop: the run reports the first
                 });
@@ -117,6 +117,7 @@ final class TableRun {
             SmallerTables subs = new SmallerTables(jsc, m, smaller);
             SolvedTable solved = solver.solve(m, subs, work, share < cores && solver.partitions(m) > 1);
             progress.solved(m);
+            coresFree.solved();
             result.seconds().put(m, solved.seconds());
             result.figures().put(m, solved.figures());
             return new Solved(solved, subs);
@@ -128,7 +129,7 @@ final class TableRun {
     }
 
     /** Writes a solved table into its folder, then drops the packed files no table of the run still reads. */
-    private TableFiles write(Solved s, Readers readers) {
+    private TableFiles write(Solved s, Readers readers, Cores coresFree) {
         Material m = s.table().material();
         try {
             TableFiles files = folders.write(s.table(), s.smaller());
@@ -140,6 +141,7 @@ final class TableRun {
         } finally {
             s.table().release();
             s.smaller().release();
+            coresFree.written();
         }
     }
 
@@ -174,11 +176,14 @@ final class TableRun {
         }
     }
 
-    /** The run's cores, lent to the tables that solve. */
+    /**
+     * The run's cores, lent to the tables that solve; no table starts while as many solved tables wait for the writer
+     * as there are cores, so that solved tables do not pile up in memory when writing is the slower.
+     */
     static final class Cores {
         private final int total;
-        /** Cores no table holds; tables whose smaller tables are written and that hold no core yet. */
-        private int free, ready;
+        /** Cores no table holds; tables whose smaller tables are written and that hold no core yet; tables solved, not yet written. */
+        private int free, ready, unwritten;
         /** Whether the tables ready at the start are counted. */
         private boolean open;
 
@@ -209,8 +214,8 @@ final class TableRun {
             try {
                 while (true) {
                     boolean others = ready > 1 || free < total;
-                    if (!open) {
-                        wait(); // the tables ready at the start are not all counted yet
+                    if (!open || unwritten >= total) {
+                        wait(); // the tables ready at the start are not all counted yet, or the writer is behind
                         continue;
                     }
                     if (oneTask || mayShare && others) {
@@ -234,6 +239,17 @@ final class TableRun {
 
         synchronized void give(int n) {
             free += n;
+            notifyAll();
+        }
+
+        /** A table is solved: it waits for the writer. */
+        synchronized void solved() {
+            unwritten++;
+        }
+
+        /** A solved table is written (or failed). */
+        synchronized void written() {
+            unwritten--;
             notifyAll();
         }
     }

@@ -46,6 +46,11 @@ public final class TableSolver {
      * them is a few hundred MB that the GC can place, whatever partition count the run asks for.
      */
     static final long MAX_SLICE_ENTRIES = 1L << 28;
+    /**
+     * The most entries of a table solved in one task, on a slice that is never copied: every 5-piece table (KRPKR's
+     * 710 million the largest), about 6 bytes of heap an index while it solves.
+     */
+    static final long MAX_ONE_TASK_ENTRIES = 1L << 30;
     private final JavaSparkContext jsc;
     private final int partitions;
     private final SolveProgress progress;
@@ -122,11 +127,8 @@ public final class TableSolver {
     /** The partitions this solver solves {@code material} in: one is a single task, every ply without a Spark stage. */
     public int partitions(Material material) { return partitions(new PositionIndex(material), partitions, entriesPerPartition); }
 
-    /**
-     * Whether {@code material} fits one slice, so that it may be solved in one task ({@link #solve(Material,
-     * SmallerTables, String, boolean)}): every pawnless 5-piece table and most with pawns.
-     */
-    public static boolean fitsOneTask(Material material) { return 2 * new PositionIndex(material).size() <= MAX_SLICE_ENTRIES; }
+    /** Whether {@code material} may be solved in one task ({@link #solve(Material, SmallerTables, String, boolean)}): up to 5 pieces. */
+    public static boolean fitsOneTask(Material material) { return 2 * new PositionIndex(material).size() <= MAX_ONE_TASK_ENTRIES; }
 
     /** Un-move batches go to the partition their key names. */
     static final class ToPartition extends Partitioner {

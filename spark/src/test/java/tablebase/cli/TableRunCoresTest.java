@@ -77,6 +77,20 @@ class TableRunCoresTest {
     }
 
     @Test
+    void noTableStartsWhileAsManySolvedTablesWaitForTheWriterAsThereAreCores() throws Exception {
+        TableRun.Cores cores = opened(2, 3);
+        for (int k = 0; k < 2; k++) {
+            assertEquals(1, cores.take(false, true));
+            cores.solved();
+            cores.give(1);
+        }
+        CompletableFuture<Integer> third = take(cores, false, true);
+        assertTrue(waits(third), "two solved tables wait for the writer: the cores go to it");
+        cores.written();
+        assertEquals(2, third.get(5, TimeUnit.SECONDS)); // alone now: every core
+    }
+
+    @Test
     void oneCoreIsOneTaskAtATime() throws Exception {
         TableRun.Cores cores = opened(1, 2);
         assertEquals(1, cores.take(false, false));
