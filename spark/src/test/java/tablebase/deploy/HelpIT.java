@@ -28,7 +28,7 @@ class HelpIT {
                 String out = Files.readString(log);
                 assertEquals(0, exit, () -> "jobs/" + command + " " + help + ":\n" + out);
                 assertTrue(out.contains(command) && out.toLowerCase().contains("--"), () -> "jobs/" + command + " " + help + " printed no usage:\n" + out);
-                assertFalse(out.contains("error") || out.contains("Exception"), () -> "jobs/" + command + " " + help + ":\n" + out);
+                assertFalse(out.contains("error:") || out.contains("Exception"), () -> "jobs/" + command + " " + help + ":\n" + out);
             }
     }
 }
