@@ -178,7 +178,7 @@ public final class Generate {
         long maxHeap = jsc.isLocal() ? Runtime.getRuntime().maxMemory() : executorsHeap(jsc);
         plan.lines(jsc.defaultParallelism(), jsc.isLocal(), maxHeap).forEach(System.out::println);
         if (!set && order.size() > 1)
-            System.out.printf("its smaller tables go beside %s, in %s: %s%n", folders.folderOf(made), folders.folderOf(order.get(0)).getParent(),
+            System.out.printf("its smaller tables go beside %s, in %s: %s%n", shown(folders.folderOf(made)), shown(folders.folderOf(order.get(0)).getParent()),
                     String.join(" ", order.stream().filter(m -> !m.equals(made)).map(m -> folders.folderOf(m).getName()).toList()));
         String refusal = jsc.isLocal() ? plan.refusal(maxHeap, jsc.defaultParallelism()) : plan.clusterRefusal(maxHeap);
         if (refusal != null) throw new IllegalArgumentException(refusal);
@@ -225,6 +225,11 @@ public final class Generate {
         long materials = order.stream().flatMap(m -> Stream.of(m, m.coloursSwapped())).distinct().count();
         System.out.printf("  %d tables answering %d materials: %,d entries, %s compressed, %s on disk; solved in %.1f s summed%n", order.size(),
                 materials, entries, ListTables.size(compressed), ListTables.size(onDisk), solveSeconds.values().stream().mapToDouble(Double::doubleValue).sum());
+    }
+
+    /** A folder as a user names it: a local one by its path alone. */
+    private static String shown(org.apache.hadoop.fs.Path folder) {
+        return "file".equals(folder.toUri().getScheme()) ? folder.toUri().getPath() : folder.toString();
     }
 
     /** "in 35" or "-": the longest win of a side to move as the manifest gives it. */
