@@ -27,7 +27,7 @@ import tablebase.table.TablePlan;
 /**
  * A run's walk through its plan: each table to make is solved as soon as the tables its captures and promotions reach
  * are written, then written on a writer thread while other tables solve. Tables solved in one task (every table of up
- * to 4 pieces) solve side by side, one a core; so does a table that fits one task (every pawnless 5-piece table) when
+ * to 4 pieces) solve side by side, one a core; so does a table that fits one task (every table of up to 5 pieces) when
  * another table solves or waits beside it, else it solves alone over several partitions, on every core. Unless
  * the packed files are kept, a table's are dropped once every table of the run that reads them is written, so that a
  * finished set holds its compressed files, manifests and Parquet.
