@@ -384,6 +384,8 @@ final class TableSlice implements Serializable {
         frontier = new int[Math.max(1024, oldSize)];
         frontierSize = 0;
         int[] squares = new int[index.material().size()], unmoves = new int[256];
+        long[] keys = new long[REACH_BATCH];
+        int pending = 0;
         int tableEntries = (int) (2 * (hi - lo));
         for (int f = 0; f < oldSize; f++) {
             int e = old[f];
@@ -399,10 +401,16 @@ final class TableSlice implements Serializable {
             for (int k = 0; k < n; k++) {
                 if (gen.isDoublePush(unmoves[k]) && enPassantEntry(e, MoveGenerator.piece(unmoves[k])) >= 0) continue; // it led to the en-passant entry
                 long key = unmove(index, squares, side, selfSymmetries, unmoves[k]);
-                if (key >= 0) reach(q, key);
+                if (key < 0) continue;
+                keys[pending++] = key;
+                if (pending == REACH_BATCH) pending = reachAll(q, keys, pending);
             }
         }
-        while (kingKeys.hasNext()) for (long key : kingKeys.next()) reach(q, key);
+        reachAll(q, keys, pending);
+        while (kingKeys.hasNext()) {
+            long[] batch = kingKeys.next();
+            reachAll(q, batch, batch.length);
+        }
         boolean wins = q % 2 == 1;
         int[] start = wins ? winStart : lossStart, entries = wins ? winEntries : lossEntries;
         if (q + 1 < start.length)
@@ -486,6 +494,30 @@ final class TableSlice implements Serializable {
             plies[k] = (int) late[k];
         }
         return new ResultBlock(lo, bytes, LatePlies.of(bytePlies, entries, plies));
+    }
+
+    /** Un-move keys gathered before they reach their entries (see {@link #reachAll}): their bytes fit the L2 cache. */
+    static final int REACH_BATCH = 1 << 11;
+    /** Where {@link #reachAll}'s first pass leaves what it read, so that the JIT keeps those reads. */
+    private transient int warmed;
+
+    /**
+     * {@link #reach} for {@code n} keys, {@link #REACH_BATCH} at a time: each batch's entries are first read in a loop of
+     * independent loads, whose cache misses overlap, then reached from the cache (one miss after another, when each
+     * key came after its un-move's index arithmetic: a third of a large table's solve). Returns 0, the keys left.
+     */
+    private int reachAll(int q, long[] keys, int n) {
+        boolean losses = q % 2 == 0;
+        for (int from = 0; from < n; from += REACH_BATCH) {
+            int to = Math.min(n, from + REACH_BATCH), read = 0;
+            for (int k = from; k < to; k++) {
+                int e = (int) ((keys[k] >>> 3) - 2 * lo);
+                read += losses ? result[e] + remaining[e] : result[e];
+            }
+            warmed += read;
+            for (int k = from; k < to; k++) reach(q, keys[k]);
+        }
+        return 0;
     }
 
     /** An un-move reaching an entry: the same moves of its en-passant entries too. */
