@@ -20,7 +20,11 @@ public final class Cli {
     /** Marks the command as stopping on a signal. */
     public static void stopping() { stopping = true; }
 
+    /** The command running, for the lines it prints beside its output. */
+    private static String command = "tablebase";
+
     public static int run(String name, String usage, Callable<Integer> command) {
+        Cli.command = name;
         try {
             return command.call();
         } catch (Exception e) {
@@ -57,14 +61,22 @@ public final class Cli {
      * BlockCache#defaultBytes}), and the flag {@code --packed}: read the packed files, not the compressed ones.
      */
     static Tablebase openTables(Args args, Tablebase.Check check) throws IOException {
-        return openTables(args, check, args.has("--packed") ? Tablebase.Source.PACKED : Tablebase.Source.COMPRESSED_FIRST);
+        Tablebase opened = openTables(args, check, args.has("--packed") ? Tablebase.Source.PACKED : Tablebase.Source.COMPRESSED_FIRST);
+        for (Tablebase.Refused r : opened.refused()) System.err.println(command + ": warning: " + refusal(r));
+        return opened;
     }
 
+    /** {@link #openTables(Args, Tablebase.Check)} reading the files {@code source} says, its refused tables left to the caller. */
     static Tablebase openTables(Args args, Tablebase.Check check, Tablebase.Source source) throws IOException {
         String table = args.get("--table", null), tables = args.get("--tables", null);
         if ((table == null) == (tables == null)) throw new Args.UsageException("give --table DIR or --tables DIR");
         long cache = args.get("--cache-mb", null) == null ? BlockCache.defaultBytes() : (long) args.positiveInt("--cache-mb", 0) << 20;
         return Tablebase.open(List.of(Path.of(table != null ? table : tables)), check, cache, source);
+    }
+
+    /** A refused table in one line: which, where, why, and that the others answer. */
+    static String refusal(Tablebase.Refused r) {
+        return (r.material() == null ? "" : r.material().name() + " ") + "left out, " + r.folder() + ": " + r.reason();
     }
 
     /** The valued options of {@link #openTables} and a command's {@code more}; its flag is {@link #TABLE_FLAG}. */

@@ -31,10 +31,16 @@ public final class Verify {
         if (args.has("--sample")) return sample(args);
         long start = System.nanoTime();
         try (Tablebase tables = Cli.openTables(args, Tablebase.Check.SHA256)) {
-            System.out.printf("verified %s: every packed, compressed, seed and Parquet file matches the SHA-256 in its manifest (%.1f s)%n",
-                    String.join(", ", tables.materials().stream().map(Material::name).toList()), (System.nanoTime() - start) / 1e9);
+            System.out.printf("verified %s: every packed, compressed, seed and Parquet file matches the SHA-256 in its manifest (%.1f s)%s%n",
+                    String.join(", ", tables.materials().stream().map(Material::name).toList()), (System.nanoTime() - start) / 1e9, refusedNote(tables));
+            return tables.refused().isEmpty() ? 0 : 1;
         }
-        return 0;
+    }
+
+    /** What the total says of the tables left out (each told in a line of its own before): nothing when none. */
+    private static String refusedNote(Tablebase tables) {
+        int n = tables.refused().size();
+        return n == 0 ? "" : "; " + n + (n == 1 ? " table" : " tables") + " damaged or unreadable, left out (see above)";
     }
 
     /**
@@ -47,13 +53,18 @@ public final class Verify {
         long start = System.nanoTime(), checked = 0;
         int failed = 0;
         // the checksums first: a damaged file is a CorruptTableException, one line and exit 1
+        int refused;
+        Set<Material> leftOut = new java.util.HashSet<>();
         try (Tablebase sums = Cli.openTables(args, Tablebase.Check.SHA256)) {
-            System.out.printf("%d tables: every file matches the SHA-256 in its manifest (%.1f s)%n", sums.materials().size(), (System.nanoTime() - start) / 1e9);
+            System.out.printf("%d tables: every file matches the SHA-256 in its manifest (%.1f s)%s%n", sums.materials().size(),
+                    (System.nanoTime() - start) / 1e9, refusedNote(sums));
+            refused = sums.refused().size();
+            for (Tablebase.Refused r : sums.refused()) if (r.material() != null) leftOut.add(r.material());
         }
         List<Material> materials;
         try (Tablebase packed = Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.PACKED);
              Tablebase compressed = Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.COMPRESSED_FIRST)) {
-            materials = packed.materials();
+            materials = packed.materials().stream().filter(m -> !leftOut.contains(m) && compressed.materials().contains(m)).toList();
             for (Material m : materials) {
                 long tableStart = System.nanoTime();
                 SampleCheck.Report r = SampleCheck.run(packed, compressed, m, positions, seed);
@@ -64,8 +75,8 @@ public final class Verify {
                 if (r.mismatches() > 0) failed++;
             }
         }
-        System.out.printf("%d tables, %,d positions checked in %.1f s: %s%n", materials.size(), checked, (System.nanoTime() - start) / 1e9,
-                failed == 0 ? "all agree" : failed + " tables disagree");
-        return failed == 0 ? 0 : 1;
+        System.out.printf("%d tables, %,d positions checked in %.1f s: %s%s%n", materials.size(), checked, (System.nanoTime() - start) / 1e9,
+                failed == 0 ? "all agree" : failed + " tables disagree", refused == 0 ? "" : "; " + refused + " left out as damaged");
+        return failed == 0 && refused == 0 ? 0 : 1;
     }
 }

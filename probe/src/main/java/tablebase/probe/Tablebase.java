@@ -32,7 +32,9 @@ import tablebase.probe.ProbeResult.MoveResult;
  *
  * <p>Errors: {@link MissingTableException} for a material not opened, {@link IllegalPositionException} for a bad
  * FEN or an impossible position, {@link CorruptTableException} for a damaged file. The {@code get} variants return
- * empty instead of throwing the first two.
+ * empty instead of throwing the first two. In a folder of tables, a table that cannot be opened (a damaged, missing or
+ * unreadable file) is left out and listed by {@link #refused()}; the others answer, and a probe of its material is a
+ * {@link CorruptTableException} that says why.
  */
 public final class Tablebase implements AutoCloseable {
     /**
@@ -53,17 +55,30 @@ public final class Tablebase implements AutoCloseable {
 
     private static int wdl(int ply) { return ply < 0 ? 0 : ply % 2 == 1 ? 1 : -1; }
 
+    /**
+     * A table of a folder of tables (or a smaller table a manifest names) that could not be opened: its folder, its
+     * material when known, and why, in one line. The others answer; a probe of this material says why it cannot.
+     */
+    public record Refused(Path folder, Material material, String reason) {}
+
     /** The tables opened, then the materials answered from their colours swapped (see {@link ColoursSwappedTable}). */
     private final Map<Material, DtmTable> tables;
     private final Set<Material> opened;
+    private final List<Refused> refused;
+    /** The refused tables by material, and their colours swapped, where no table of that material opened. */
+    private final Map<Material, Refused> refusedByMaterial = new HashMap<>();
     private final BlockCache cache;
     /** The table the last lookup used: probes of one endgame skip the map (materials are single instances). */
     private DtmTable last; // racy on purpose: any table read here is a whole, final-field object
     private volatile boolean closed;
 
-    private Tablebase(Map<Material, DtmTable> tables, BlockCache cache) {
+    private Tablebase(Map<Material, DtmTable> tables, List<Refused> refused, BlockCache cache) {
         this.opened = Set.copyOf(tables.keySet());
         this.tables = withColoursSwapped(tables);
+        this.refused = List.copyOf(refused);
+        for (Refused r : refused)
+            if (r.material() != null)
+                for (Material m : List.of(r.material(), r.material().coloursSwapped())) if (!this.tables.containsKey(m)) refusedByMaterial.putIfAbsent(m, r);
         this.cache = cache;
         for (DtmTable table : tables.values()) if (table instanceof CompressedTable compressed) compressed.lookUpWith(this::ply, this::table);
     }
@@ -114,33 +129,81 @@ public final class Tablebase implements AutoCloseable {
     public static Tablebase open(List<Path> folders, Check check, long cacheBytes, Source source) throws IOException {
         BlockCache cache = new BlockCache(cacheBytes);
         Map<Material, DtmTable> tables = new HashMap<>();
+        Map<Path, Refused> refused = new java.util.LinkedHashMap<>();
         try {
             for (Path folder : folders) {
                 if (!Files.isDirectory(folder)) throw new NoSuchFileException(folder + ": no such folder (" + generateHint(folder) + ")");
                 if (Files.isRegularFile(folder.resolve(Manifest.FILE))) {
-                    openTable(folder, tables, check, cache, source);
+                    openTable(folder, tables, refused, check, cache, source); // the table asked for: its failure is the open's
                     continue;
                 }
                 boolean any = false;
-                try (DirectoryStream<Path> children = Files.newDirectoryStream(folder, Files::isDirectory)) {
-                    for (Path child : children)
-                        if (Files.isRegularFile(child.resolve(Manifest.FILE))) {
-                            openTable(child, tables, check, cache, source);
-                            any = true;
-                        }
+                List<Path> children = new ArrayList<>();
+                try (DirectoryStream<Path> listed = Files.newDirectoryStream(folder, Files::isDirectory)) {
+                    listed.forEach(children::add);
                 }
+                children.sort(Comparator.naturalOrder()); // refusals reported in the same order on every machine
+                for (Path child : children)
+                    if (Files.isRegularFile(child.resolve(Manifest.FILE))) {
+                        openOrRefuse(child, tables, refused, check, cache, source);
+                        any = true;
+                    }
                 if (!any) throw new MissingTableException(folder + " holds no table: neither it nor a folder in it has a " + Manifest.FILE);
+            }
+            if (tables.isEmpty() && !refused.isEmpty()) {
+                Refused first = refused.values().iterator().next();
+                throw new CorruptTableException("no table could be opened: " + first.folder() + ": " + first.reason()
+                        + (refused.size() > 1 ? " (and " + (refused.size() - 1) + " more)" : ""));
             }
             if (tables.isEmpty()) throw new MissingTableException("no folder given to open");
         } catch (IOException | RuntimeException e) {
             for (DtmTable table : tables.values()) table.close();
             throw e;
         }
-        return new Tablebase(tables, cache);
+        return new Tablebase(tables, List.copyOf(refused.values()), cache);
     }
 
-    /** Opens the table of a folder, then those of its manifest's sub-tables that exist (a missing one is reported when a probe needs it). */
-    private static void openTable(Path folder, Map<Material, DtmTable> tables, Check check, BlockCache cache, Source source) throws IOException {
+    /** {@link #openTable}, a failure kept as a {@link Refused} table instead of failing the open. */
+    private static void openOrRefuse(Path folder, Map<Material, DtmTable> tables, Map<Path, Refused> refused, Check check, BlockCache cache,
+                                     Source source) {
+        Path key = folder.toAbsolutePath().normalize();
+        if (refused.containsKey(key)) return;
+        try {
+            openTable(folder, tables, refused, check, cache, source);
+        } catch (IOException | RuntimeException e) {
+            refused.put(key, new Refused(folder, materialOf(folder), reason(e)));
+        }
+    }
+
+    /** The material a table folder's manifest names, else its folder's name, else null: what a refused table is known by. */
+    private static Material materialOf(Path folder) {
+        try {
+            return Material.parse(String.valueOf(Manifest.read(folder.resolve(Manifest.FILE)).get("endgame")));
+        } catch (IOException | RuntimeException e) {
+            String name = folder.getFileName() == null ? "" : folder.getFileName().toString();
+            try {
+                return Material.parse(name.toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException notOne) {
+                return null;
+            }
+        }
+    }
+
+    /** Why a table could not be opened, in one line. */
+    private static String reason(Exception e) {
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        if (e instanceof NoSuchFileException) m = m + ": no such file";
+        else if (e instanceof java.nio.file.AccessDeniedException) m = m + ": permission denied";
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+
+    /**
+     * Opens the table of a folder, then those of its manifest's sub-tables that exist (a missing one is reported when a
+     * probe needs it; a damaged one is refused).
+     */
+    private static void openTable(Path folder, Map<Material, DtmTable> tables, Map<Path, Refused> refused, Check check, BlockCache cache,
+                                  Source source) throws IOException {
         Map<String, Object> manifest = Manifest.read(folder.resolve(Manifest.FILE));
         List<Map<?, ?>> packed = Manifest.files(manifest, Manifest.PACKED_FILES), compressed = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
         if (packed == null && compressed == null)
@@ -154,25 +217,28 @@ public final class Tablebase implements AutoCloseable {
         List<Path> files = new ArrayList<>();
         for (Map<?, ?> part : parts) files.add(folder.resolve(String.valueOf(part.get("name"))));
         DtmTable table = readCompressed ? CompressedTable.open(files, cache) : IndexedTable.open(files);
-        if (!table.material().equals(material)) {
+        try {
+            if (!table.material().equals(material))
+                throw new CorruptTableException(folder + " holds " + table.material() + ", its manifest says " + material);
+            if (check == Check.SHA256) {
+                for (List<Map<?, ?>> listed : java.util.Arrays.asList(packed, compressed))
+                    if (listed != null) for (Map<?, ?> part : listed) verify(folder.resolve(String.valueOf(part.get("name"))), part);
+                if (manifest.get("seed_file") instanceof Map<?, ?> seed) verify(folder.resolve(String.valueOf(seed.get("name"))), seed);
+                if (manifest.get("parquet") instanceof Map<?, ?> parquet && parquet.get("files") instanceof List<?> rows)
+                    for (Object f : rows) {
+                        Map<?, ?> file = (Map<?, ?>) f;
+                        verify(folder.resolve(String.valueOf(parquet.get("path"))).resolve(String.valueOf(file.get("name"))), file);
+                    }
+            }
+        } catch (IOException | RuntimeException e) {
             table.close();
-            throw new CorruptTableException(folder + " holds " + table.material() + ", its manifest says " + material);
+            throw e;
         }
-        tables.put(material, table); // closed with the others if a check below fails
-        if (check == Check.SHA256) {
-            for (List<Map<?, ?>> listed : java.util.Arrays.asList(packed, compressed))
-                if (listed != null) for (Map<?, ?> part : listed) verify(folder.resolve(String.valueOf(part.get("name"))), part);
-            if (manifest.get("seed_file") instanceof Map<?, ?> seed) verify(folder.resolve(String.valueOf(seed.get("name"))), seed);
-            if (manifest.get("parquet") instanceof Map<?, ?> parquet && parquet.get("files") instanceof List<?> rows)
-                for (Object f : rows) {
-                    Map<?, ?> file = (Map<?, ?>) f;
-                    verify(folder.resolve(String.valueOf(parquet.get("path"))).resolve(String.valueOf(file.get("name"))), file);
-                }
-        }
+        tables.put(material, table);
         if (manifest.get("sub_tables") instanceof List<?> subs)
             for (Object sub : subs) {
                 Path subFolder = folder.resolve(String.valueOf(((Map<?, ?>) sub).get("path"))).normalize();
-                if (Files.isRegularFile(subFolder.resolve(Manifest.FILE))) openTable(subFolder, tables, check, cache, source);
+                if (Files.isRegularFile(subFolder.resolve(Manifest.FILE))) openOrRefuse(subFolder, tables, refused, check, cache, source);
             }
     }
 
@@ -193,6 +259,9 @@ public final class Tablebase implements AutoCloseable {
 
     /** The endgames whose tables are open here, largest first, then by name. */
     public List<Material> materials() { return sorted(opened); }
+
+    /** The tables of the folders opened that could not be read, each with its reason, in the order met. */
+    public List<Refused> refused() { return refused; }
 
     /**
      * The endgames this tablebase answers: those of its tables and, for each, the one with the colours swapped (KRKQ
@@ -352,6 +421,8 @@ public final class Tablebase implements AutoCloseable {
     private DtmTable find(Material material) {
         if (closed) throw new IllegalStateException("this tablebase is closed");
         DtmTable table = tables.get(material);
+        Refused refusal = table == null ? refusedByMaterial.get(material) : null;
+        if (refusal != null) throw new CorruptTableException("the " + refusal.material() + " table cannot be read: " + refusal.reason());
         if (table == null)
             throw new MissingTableException("no " + material + " table among " + String.join(", ", materials().stream().map(Material::name).toList()));
         last = table;

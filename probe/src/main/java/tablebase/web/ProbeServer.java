@@ -51,12 +51,18 @@ public final class ProbeServer implements AutoCloseable {
     private final Map<String, byte[]> assets = new HashMap<>();
     /** What {@code /api/tables} lists: each endgame served with a position of it to start from. */
     private final List<Map<String, Object>> tables = new ArrayList<>();
+    /** The tables of the folder that could not be opened: endgame, folder, reason (the explorer shows them). */
+    private final List<Map<String, Object>> refused = new ArrayList<>();
 
     private ProbeServer(Tablebase table, HttpServer server, ExecutorService workers) throws IOException {
         this.table = table;
         this.server = server;
         this.workers = workers;
         for (String name : PAGES.values()) assets.put(name, asset(name));
+        for (Tablebase.Refused r : table.refused()) // by both names, as the tables are listed, where no table answers them
+            for (Material m : r.material() == null ? List.<Material>of() : List.of(r.material(), r.material().coloursSwapped()))
+                if (!table.answered().contains(m) && refused.stream().noneMatch(t -> t.get("endgame").equals(m.name())))
+                    refused.add(Map.of("endgame", m.name(), "folder", r.folder().toString(), "reason", r.reason()));
         for (Material m : table.answered()) {
             Position example = example(table, m);
             tables.add(Map.of("endgame", m.name(), "example", example.toString(), "example_wins", wins(table, example)));
@@ -119,9 +125,11 @@ public final class ProbeServer implements AutoCloseable {
             try {
                 route(exchange);
             } catch (RuntimeException e) {
-                // a damaged table, or a bug: the client gets one line, never a stack trace (unless the answer had begun)
-                String what = e instanceof CorruptTableException ? "damaged table: " : "internal error: ";
-                if (exchange.getResponseCode() == -1) json(exchange, 500, ProbeJson.error(null, what + e.getMessage()));
+                // a damaged table (503: that material cannot be served, the others can), or a bug (500): the client gets
+                // one line, never a stack trace (unless the answer had begun)
+                boolean damaged = e instanceof CorruptTableException;
+                if (exchange.getResponseCode() == -1)
+                    json(exchange, damaged ? 503 : 500, ProbeJson.error(null, (damaged ? "damaged table: " : "internal error: ") + e.getMessage()));
             }
         }
     }
@@ -143,7 +151,7 @@ public final class ProbeServer implements AutoCloseable {
         } else if (path.equals("/api/probe")) {
             probe(exchange);
         } else if (path.equals("/api/tables")) {
-            json(exchange, 200, Map.of("tables", tables));
+            json(exchange, 200, Map.of("tables", tables, "refused", refused));
         } else if (PAGES.containsKey(path)) {
             String name = PAGES.get(path);
             send(exchange, 200, TYPES.get(name.substring(name.lastIndexOf('.') + 1)), assets.get(name));

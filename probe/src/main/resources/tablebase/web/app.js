@@ -14,6 +14,7 @@ const state = {
   flipped: false,
   tool: null,     // a FEN letter to place, 'erase', or null (drag to move)
   tables: [],     // [{ endgame, example }] from /api/tables
+  refused: [],    // [{ endgame, folder, reason }]: the folder's tables that could not be read
   start: null,    // the FEN that Reset goes back to
   probe: null,    // the last /api/probe answer for the position on the board
   line: null,     // { pieces, side, ep, uci: [...], san: [...], ply }: the mating line being stepped through, from its start
@@ -265,6 +266,8 @@ function refusal() {
   const edgePawn = Object.keys(state.pieces).find((sq) => state.pieces[sq].toUpperCase() === 'P' && /[18]/.test(sq[1]));
   if (edgePawn) return ['A pawn cannot stand on ' + edgePawn + ': pawns stand on ranks 2 to 7', 'illegal'];
   const material = materialOf(state.pieces);
+  const damaged = state.refused.find((t) => t.endgame === material);
+  if (damaged) return ['The ' + material + ' table cannot be read (' + damaged.reason + '); the other tables answer', 'missing'];
   if (material.length > 2 && !state.tables.some((t) => t.endgame === material))
     return ['No ' + material + ' table here: this server has ' + (state.tables.map((t) => t.endgame).join(', ') || 'none'), 'missing'];
   return null;
@@ -280,8 +283,9 @@ async function update(keepLine) {
     const response = await fetch('/api/probe?fen=' + encodeURIComponent(fen));
     const answer = await response.json();
     if (id !== request) return;
-    if (answer.error) showRefusal(response.status === 404 ? answer.error : 'Illegal position: ' + answer.error.replace(/^illegal position: /i, ''),
-        response.status === 404 ? 'missing' : 'illegal', keepLine);
+    const unavailable = response.status === 404 || response.status === 503; // no table, or a damaged one
+    if (answer.error) showRefusal(unavailable ? answer.error : 'Illegal position: ' + answer.error.replace(/^illegal position: /i, ''),
+        unavailable ? 'missing' : 'illegal', keepLine);
     else showProbe(answer, keepLine);
   } catch (e) {
     if (id === request) showResult('The server did not answer: ' + e.message, 'illegal', null);
@@ -412,11 +416,14 @@ async function load(fen) {
 async function start() {
   buildPalette();
   try {
-    state.tables = (await (await fetch('/api/tables')).json()).tables;
+    const listed = await (await fetch('/api/tables')).json();
+    state.tables = listed.tables;
+    state.refused = listed.refused || [];
   } catch (e) {
     state.tables = [];
   }
-  $('served').textContent = 'Tables served: ' + state.tables.map((t) => t.endgame).join(', ');
+  $('served').textContent = 'Tables served: ' + state.tables.map((t) => t.endgame).join(', ')
+      + (state.refused.length ? '; cannot be read: ' + state.refused.map((t) => t.endgame).join(', ') : '');
   // the largest table with a win to show first (the list is largest first)
   const shown = state.tables.find((t) => t.example_wins) || state.tables[0];
   state.start = new URLSearchParams(location.search).get('fen') || (shown ? shown.example : '8/8/8/8/8/8/8/K6k w - - 0 1');

@@ -143,12 +143,12 @@ class ProbeServerTest {
     }
 
     @Test
-    void aDamagedTableIsA500WithOneJsonLine(@TempDir Path dir) throws Exception {
+    void aDamagedTableIsA503WithOneJsonLine(@TempDir Path dir) throws Exception {
         try (Tablebase damaged = Tablebase.open(KbnkTable.damagedCopy(dir));
              ProbeServer broken = ProbeServer.start(damaged, "127.0.0.1", 0, 1)) {
             HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(broken.uri().resolve("api/probe?fen="
                     + URLEncoder.encode("8/8/8/8/8/2k5/8/KBN5 w - - 0 1", StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString());
-            assertEquals(500, r.statusCode(), r.body());
+            assertEquals(503, r.statusCode(), r.body());
             assertTrue(new ObjectMapper().readTree(r.body()).get("error").asText().startsWith("damaged table: "), r.body());
             assertEquals(1, r.body().lines().count(), r.body());
         }
