@@ -50,13 +50,19 @@ public final class Sql {
         }
         return SparkOptions.withSession(args, "tablebase-sql", spark -> {
             if (args.has("--table")) TableView.register(spark, args.get("--table", null)).registerColoursSwapped(spark);
-            else TableView.registerFolder(spark, args.get("--tables", null));
+            else TableView.registerFolder(spark, args.get("--tables", null), leftOut -> System.err.println("sql: warning: " + leftOut));
             for (int k = 0; k < statements.size(); k++) {
                 if (k > 0 && !args.has("--json") && !args.has("--csv")) System.out.println();
                 Dataset<Row> result = query(spark, statements.get(k));
-                if (args.has("--json")) json(result, System.out);
-                else if (args.has("--csv")) csv(result, System.out);
-                else aligned(result, System.out);
+                try {
+                    if (args.has("--json")) json(result, System.out);
+                    else if (args.has("--csv")) csv(result, System.out);
+                    else aligned(result, System.out);
+                } catch (Exception e) { // a Parquet file damaged inside (a SparkException, which Scala throws undeclared): one line naming it
+                    java.io.IOException unreadable = TableView.unreadableFile(e);
+                    if (unreadable == null) throw e;
+                    throw unreadable;
+                }
             }
             return 0;
         });

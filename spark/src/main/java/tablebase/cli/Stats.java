@@ -35,23 +35,29 @@ public final class Stats {
         String plots = args.get("--plots", null);
         return SparkOptions.withSession(args, "tablebase-stats", spark -> {
             if (args.has("--table")) {
-                TableStats stats = TableStats.compute(spark, TableView.register(spark, args.get("--table", null)));
+                TableStats stats = readingRows(() -> TableStats.compute(spark, TableView.register(spark, args.get("--table", null))));
                 print(stats, System.out);
                 if (plots != null) for (Path file : Charts.write(stats, Path.of(plots))) System.out.println("wrote " + file);
                 return 0;
             }
-            List<TableView> views = new ArrayList<>(TableView.registerFolder(spark, args.get("--tables", null)));
+            List<TableView> views = new ArrayList<>(TableView.registerFolder(spark, args.get("--tables", null), Stats::warn));
             views.sort(java.util.Comparator.comparingInt((TableView v) -> v.material().size()).thenComparing(TableView::name));
             // with charts, each table's statistics in full, its lines from them; else its lines alone
             Map<Material, TableSummary> held = new java.util.HashMap<>();
             List<TableStats> full = new ArrayList<>();
-            for (TableView view : views) {
+            for (TableView view : List.copyOf(views)) {
                 if (view.coloursSwapped()) continue; // a material read from its twin: summed up from it below
-                TableStats stats = plots == null ? null : TableStats.compute(spark, view);
-                if (stats != null) full.add(stats);
-                Map<Color, TableStats.Side> sides = stats != null ? stats.sides() : TableStats.sides(spark, view);
-                held.put(view.material(), new TableSummary(view.material(), sides, TableStats.deepestWins(spark, view, sides)));
+                try {
+                    TableStats stats = plots == null ? null : readingRows(() -> TableStats.compute(spark, view));
+                    Map<Color, TableStats.Side> sides = stats != null ? stats.sides() : readingRows(() -> TableStats.sides(spark, view));
+                    held.put(view.material(), new TableSummary(view.material(), sides, readingRows(() -> TableStats.deepestWins(spark, view, sides))));
+                    if (stats != null) full.add(stats);
+                } catch (java.io.IOException e) { // its rows damaged: the others are summed up
+                    warn(view.name() + " left out: " + e.getMessage());
+                    views.removeIf(v -> v.table() == view.material());
+                }
             }
+            if (held.isEmpty()) throw new java.io.IOException("no table of " + args.get("--tables", null) + " could be read");
             printSummaryHeader(System.out);
             for (TableView view : views) {
                 TableSummary own = held.get(view.material());
@@ -63,6 +69,19 @@ public final class Stats {
                         stats.view().material().name(), Path.of(plots, stats.view().name()));
             return 0;
         });
+    }
+
+    private static void warn(String line) { System.err.println("stats: warning: " + line); }
+
+    /** Work that reads a table's rows, a Parquet file damaged inside told as an IOException of one line that names it. */
+    private static <T> T readingRows(java.util.concurrent.Callable<T> work) throws Exception {
+        try {
+            return work.call();
+        } catch (Exception e) { // a SparkException too, which Scala throws undeclared
+            java.io.IOException unreadable = TableView.unreadableFile(e);
+            if (unreadable == null) throw e;
+            throw unreadable;
+        }
     }
 
     /** A table's lines: per side to move its results, its longest win and a position of it. */

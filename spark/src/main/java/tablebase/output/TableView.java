@@ -44,11 +44,61 @@ public record TableView(Material material, Material table, String name, String f
             throw new NoSuchFileException(folder + ": a table made without its Parquet rows (--no-parquet); make it again without that option to query it");
         Map<String, Object> read = TableExport.readManifest(fs, manifest);
         if (!(read.get("endgame") instanceof String e)) throw new IOException(manifest + " names no endgame");
+        checkParquetFiles(fs, parquet, read);
         Material material = Material.parse(e);
         registerFunctions(spark);
         TableView own = new TableView(material, material, material.name().toLowerCase(), folder);
         own.create(spark);
         return own;
+    }
+
+    /**
+     * The Parquet files the manifest lists, each there with its size and Parquet's mark at both ends: a file missing,
+     * cut short or replaced is an IOException that names it (their SHA-256 is {@code jobs/verify}'s: reading every byte
+     * before each query would cost more than most queries).
+     */
+    static void checkParquetFiles(FileSystem fs, Path parquet, Map<String, Object> manifest) throws IOException {
+        if (!(manifest.get("parquet") instanceof Map<?, ?> rows) || !(rows.get("files") instanceof List<?> files))
+            throw new IOException(new Path(parquet.getParent(), Manifest.FILE) + " lists no Parquet files");
+        for (Object listed : files) {
+            Map<?, ?> file = (Map<?, ?>) listed;
+            Path path = new Path(parquet, String.valueOf(file.get("name")));
+            if (!fs.isFile(path)) throw new NoSuchFileException(path + ": no such file, though the manifest lists it");
+            long bytes = fs.getFileStatus(path).getLen(), listedBytes = ((Number) file.get("bytes")).longValue();
+            if (bytes != listedBytes) throw new IOException(path + " has " + bytes + " bytes, its manifest says " + listedBytes + ": damaged or from another run");
+            byte[] head = new byte[4], tail = new byte[4];
+            try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(path)) {
+                in.readFully(0, head);
+                in.readFully(bytes - 4, tail);
+            }
+            if (!new String(head, java.nio.charset.StandardCharsets.US_ASCII).equals("PAR1") || !java.util.Arrays.equals(head, tail))
+                throw new IOException(path + " is not a Parquet file (its first or last bytes are not PAR1): damaged");
+            try (org.apache.parquet.hadoop.ParquetFileReader footer = org.apache.parquet.hadoop.ParquetFileReader.open(
+                    org.apache.parquet.hadoop.util.HadoopInputFile.fromPath(path, fs.getConf()))) {
+                footer.getRowGroups(); // read with the footer: Spark's own failure to read it would not name the file
+            } catch (IOException | RuntimeException | StackOverflowError e) { // Thrift's reader recurses into garbage
+                throw new IOException(path + ": its Parquet footer cannot be read (" + String.valueOf(e.getMessage()).lines().findFirst().orElse("") + "): damaged");
+            }
+        }
+    }
+
+    /**
+     * The file named by a failure of Spark reading a table's rows, as an IOException of one line, or null when the
+     * failure is another's: a Parquet file damaged inside, which the size check lets through, is found by reading it.
+     */
+    public static IOException unreadableFile(Throwable failure) {
+        java.util.regex.Pattern reading = java.util.regex.Pattern.compile("reading file (\\S+?)\\.?(\\s|$)");
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            java.util.regex.Matcher m = reading.matcher(String.valueOf(t.getMessage()));
+            if (m.find()) {
+                Throwable root = t;
+                while (root.getCause() != null) root = root.getCause();
+                String why = String.valueOf(root.getMessage()).lines().findFirst().orElse(root.toString());
+                return new IOException(m.group(1) + " cannot be read (" + root.getClass().getSimpleName() + ": " + why
+                        + "): the file is damaged; jobs/verify checks every file against its manifest");
+            }
+        }
+        return null;
     }
 
     /**
@@ -189,17 +239,34 @@ public record TableView(Material material, Material table, String name, String f
      * unless the folder holds a table of it, its colours swapped's; and {@link #EVERY_TABLE} over them.
      */
     public static java.util.List<TableView> registerFolder(SparkSession spark, String folder) throws IOException {
+        return registerFolder(spark, folder, leftOut -> {});
+    }
+
+    /**
+     * {@link #registerFolder(SparkSession, String)}, a table whose folder is damaged (its manifest or Parquet files) left
+     * out and told to {@code leftOut} in one line, the others registered.
+     */
+    public static java.util.List<TableView> registerFolder(SparkSession spark, String folder, java.util.function.Consumer<String> leftOut) throws IOException {
         Path root = new Path(folder);
         FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
         if (!fs.isDirectory(root)) throw new NoSuchFileException(folder + ": no such folder");
         java.util.List<TableView> views = new java.util.ArrayList<>();
+        String firstLeftOut = null;
         boolean any = false;
         for (org.apache.hadoop.fs.FileStatus child : fs.listStatus(root)) {
             if (!child.isDirectory() || !fs.isFile(new Path(child.getPath(), Manifest.FILE))) continue;
             any = true;
-            if (fs.isDirectory(new Path(child.getPath(), TableExport.PARQUET))) views.add(register(spark, child.getPath().toString())); // else --no-parquet
+            if (!fs.isDirectory(new Path(child.getPath(), TableExport.PARQUET))) continue; // --no-parquet
+            try {
+                views.add(register(spark, child.getPath().toString()));
+            } catch (IOException | IllegalArgumentException e) {
+                String line = child.getPath().getName() + " left out: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString());
+                if (firstLeftOut == null) firstLeftOut = line;
+                leftOut.accept(line);
+            }
         }
         if (!any) throw new NoSuchFileException(folder + ": holds no table folder (make them with jobs/generate --out " + folder + "/kqkr)");
+        if (views.isEmpty() && firstLeftOut != null) throw new IOException("no table of " + folder + " can be read: " + firstLeftOut);
         if (views.isEmpty()) throw new NoSuchFileException(folder + ": its tables were made without their Parquet rows (--no-parquet); make them again without that option to query them");
         java.util.Set<Material> own = new java.util.HashSet<>();
         for (TableView v : views) own.add(v.material());

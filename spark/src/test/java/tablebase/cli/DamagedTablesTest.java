@@ -31,19 +31,41 @@ import tablebase.web.ProbeServer;
  */
 class DamagedTablesTest {
     private static final String KQK = "8/8/8/3k4/8/8/8/KQ6 w - - 0 1", KQKR = "8/8/8/3k4/8/8/4r3/KQ6 w - - 0 1", KRKQ = "8/8/8/3K4/8/8/4R3/kq6 b - - 0 1";
-    @TempDir static Path set;
+    @TempDir static Path root;
+    /** KQKR's compressed file cut short, and a folder whose manifest is not JSON; the rows of the same tables, two damaged. */
+    private static Path set, rows;
     private static Tablebase whole;
 
     @BeforeAll
     static void damagedSet() throws Exception {
         Path kqkr = GeneratedTables.folder("KQKR");
         whole = Tablebase.open(kqkr);
-        for (String name : List.of("kqkr", "kqk", "krk")) copy(kqkr.resolveSibling(name), set.resolve(name));
+        set = root.resolve("set");
+        rows = root.resolve("rows");
+        for (String name : List.of("kqkr", "kqk", "krk")) {
+            copy(kqkr.resolveSibling(name), set.resolve(name));
+            copy(kqkr.resolveSibling(name), rows.resolve(name));
+        }
+        Path krk = onlyFile(rows.resolve("krk").resolve("parquet")), kqk = onlyFile(rows.resolve("kqk").resolve("parquet"));
+        byte[] krkRows = Files.readAllBytes(krk), kqkRows = Files.readAllBytes(kqk);
+        java.util.Arrays.fill(krkRows, 8, krkRows.length - 8, (byte) 0x5A); // its size and marks kept, its footer lost: found before any query
+        Files.write(krk, krkRows);
+        int footer = java.nio.ByteBuffer.wrap(kqkRows, kqkRows.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        java.util.Arrays.fill(kqkRows, 8, kqkRows.length - 8 - footer, (byte) 0); // its rows lost, its footer kept: found by reading them
+        Files.write(kqk, kqkRows);
         Path cdtm = set.resolve("kqkr").resolve("kqkr.cdtm");
         byte[] bytes = Files.readAllBytes(cdtm);
         Files.write(cdtm, java.util.Arrays.copyOf(bytes, bytes.length / 2));
         Files.createDirectories(set.resolve("notes"));
         Files.writeString(set.resolve("notes").resolve("manifest.json"), "{ not json");
+    }
+
+    private static Path onlyFile(Path folder) throws Exception {
+        try (Stream<Path> files = Files.list(folder)) {
+            List<Path> parquet = files.filter(f -> f.toString().endsWith(".parquet")).toList();
+            assertEquals(1, parquet.size(), parquet.toString());
+            return parquet.get(0);
+        }
     }
 
     private static void copy(Path from, Path to) throws Exception {
@@ -124,5 +146,26 @@ class DamagedTablesTest {
         assertEquals(1, sample.exit(), sample.out() + sample.err());
         assertTrue(sample.out().contains("KQK: 200 random positions") && sample.out().contains("KRK: 200 random positions"), sample.out());
         assertTrue(sample.out().contains("2 tables, 400 positions checked") && sample.out().contains("all agree; 2 left out as damaged"), sample.out());
+    }
+
+    @Test
+    void sqlAndStatsLeaveOutARowFileCutShortAndNameOneDamagedInside() {
+        CliRun sql = CliRun.of("sql", Sql.USAGE, "", () -> Sql.sql(new String[] {"--tables", rows.toString(), "--csv",
+                "SELECT count(*) AS n FROM kqkr WHERE result = 'win'"}));
+        assertEquals(0, sql.exit(), sql.out() + sql.err());
+        assertTrue(sql.out().startsWith("n\n") && Long.parseLong(sql.out().lines().toList().get(1)) > 0, sql.out());
+        assertEquals(1, sql.err().lines().count(), sql.err());
+        assertTrue(sql.err().startsWith("sql: warning: krk left out: ") && sql.err().contains("footer cannot be read"), sql.err());
+        CliRun inside = CliRun.of("sql", Sql.USAGE, "", () -> Sql.sql(new String[] {"--tables", rows.toString(), "SELECT count(*) FROM kqk WHERE dtm > 3"}));
+        assertEquals(1, inside.exit(), inside.err());
+        List<String> lines = inside.err().lines().toList();
+        assertEquals(2, lines.size(), inside.err()); // the warning, then the error
+        assertTrue(lines.get(1).startsWith("sql: error: ") && lines.get(1).contains("kqk/parquet/part-") && lines.get(1).contains("cannot be read"), inside.err());
+        CliRun stats = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--tables", rows.toString()}));
+        assertEquals(0, stats.exit(), stats.err());
+        assertTrue(stats.out().contains("KQKR") && stats.out().contains("KRKQ") && !stats.out().contains("KQK "), stats.out());
+        assertTrue(stats.err().contains("stats: warning: krk left out") && stats.err().contains("stats: warning: kqk left out")
+                && stats.err().contains("cannot be read"), stats.err());
+        assertTrue(stats.err().lines().noneMatch(l -> l.startsWith("\tat ")), stats.err());
     }
 }
