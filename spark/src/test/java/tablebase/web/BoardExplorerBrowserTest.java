@@ -260,6 +260,33 @@ class BoardExplorerBrowserTest {
         assertEquals("illegal", result().getDomAttribute("data-category"));
     }
 
+    @Test
+    void aDamagedTableIsShownAsSuchAndTheOthersAnswer(@org.junit.jupiter.api.io.TempDir Path set) throws Exception {
+        for (String name : java.util.List.of("kqkr", "kqk", "krk")) {
+            Path from = GeneratedTables.root().resolve(name), to = Files.createDirectories(set.resolve(name));
+            try (java.util.stream.Stream<Path> files = Files.list(from)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) Files.copy(f, to.resolve(f.getFileName()));
+            }
+        }
+        Path cdtm = set.resolve("kqkr").resolve("kqkr.cdtm");
+        Files.write(cdtm, java.util.Arrays.copyOf(Files.readAllBytes(cdtm), 1000));
+        try (Tablebase damaged = Tablebase.open(set); ProbeServer other = ProbeServer.start(damaged, "127.0.0.1", 0, 2)) {
+            browser.get(other.uri() + "?fen=" + java.net.URLEncoder.encode("8/8/8/3k4/8/8/4r3/KQ6 w - - 0 1", java.nio.charset.StandardCharsets.UTF_8));
+            wait.until(d -> "missing".equals(result().getDomAttribute("data-category")));
+            assertTrue(result().getText().startsWith("The KQKR table cannot be read (") && result().getText().contains("kqkr.cdtm"), result().getText());
+            assertTrue(browser.findElement(By.id("served")).getText().endsWith("; cannot be read: KQKR, KRKQ"),
+                    browser.findElement(By.id("served")).getText());
+            screenshot("damaged-table.png");
+            WebElement fen = browser.findElement(By.id("fen"));
+            fen.clear();
+            fen.sendKeys("8/8/8/3k4/8/8/8/KQ6 w - - 0 1");
+            browser.findElement(By.id("load")).click();
+            settled();
+            assertEquals("win", result().getDomAttribute("data-category"));
+            assertEquals(String.valueOf(damaged.probe("8/8/8/3k4/8/8/8/KQ6 w - - 0 1").dtm()), dtmShown());
+        }
+    }
+
     /** Clicks the move of the moves list with this UCI and waits for the board to show the position after it. */
     private static void playListed(String uci) {
         String before = fenShown();
