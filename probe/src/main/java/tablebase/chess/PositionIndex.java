@@ -100,6 +100,9 @@ public final class PositionIndex implements Serializable {
      */
     private final transient int run0, run1, run2;
     private final transient long radix1, radix2;
+    /** Each piece's run (-1 for a king), and what a run's digit weighs in the rest: the radixes of the runs after it. */
+    private final transient int[] runOfPiece;
+    private final transient long[] runWeight;
     /** The king pairs of this material's symmetries (rebuilt, not shipped, when an index travels to an executor). */
     private final transient KingPairs kingPairs;
 
@@ -135,6 +138,31 @@ public final class PositionIndex implements Serializable {
         run2 = runCode[2];
         radix1 = straightRuns > 1 ? groupRadix[1] : 0;
         radix2 = straightRuns > 2 ? groupRadix[2] : 0;
+        runOfPiece = new int[material.size()];
+        Arrays.fill(runOfPiece, -1);
+        runWeight = new long[runs];
+        for (int g = runs - 1; g >= 0; g--) {
+            runWeight[g] = g == runs - 1 ? 1 : runWeight[g + 1] * groupRadix[g + 1];
+            for (int k = 0; k < groupLength[g]; k++) runOfPiece[groupStart[g] + k] = g;
+        }
+    }
+
+    /**
+     * The canonical index of the position {@code index} (its pieces on {@code squares}) after piece {@code piece}, not
+     * a king, moves to the empty square {@code to}, from its run's digit alone: the kings stay, so the symmetry that
+     * makes their pair canonical does too. -1 where it takes the whole index: a king pair that is its own mirror image
+     * (the least of several images), or a run of three identical pieces. A retrograde ply makes some thirty of these
+     * per position it decides.
+     */
+    public long indexAfterMove(long index, int[] squares, int piece, int to) {
+        int run = runOfPiece[piece], pair = kingPairs.toCanonical[squares[whiteKing] << 6 | squares[blackKing]];
+        if (run < 0 || pair < 0 || groupLength[run] > 2) return -1;
+        int s = Integer.numberOfTrailingZeros(pair), code = runCode[run], from = squares[piece];
+        int before = digit(squares, s, code);
+        squares[piece] = to;
+        int after = digit(squares, s, code);
+        squares[piece] = from;
+        return index + (after - before) * runWeight[run];
     }
 
     private Object readResolve() { return new PositionIndex(material); }

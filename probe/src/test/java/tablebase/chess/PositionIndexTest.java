@@ -90,6 +90,37 @@ class PositionIndexTest {
     }
 
     @Test
+    void aPieceMovedChangesItsRunsDigitAloneAsTheWholeIndexSays() {
+        Random random = new Random(6);
+        for (String name : new String[] {"KRNKR", "KQQKQ", "KBNK", "KRPKR", "KPKP", "KNPKN", "KRRKPP", "KQQQK"}) {
+            Material m = Material.parse(name);
+            PositionIndex index = new PositionIndex(m);
+            int shortcuts = 0;
+            for (int t = 0; t < 2_000; t++) {
+                int[] squares = Position.randomLegal(m, Color.WHITE, random).squares();
+                long i = index.index(squares);
+                for (int piece = 0; piece < m.size(); piece++)
+                    for (int to = 0; to < 64; to++) {
+                        if (MoveGenerator.pieceAt(squares, to) >= 0) continue;
+                        boolean pawn = m.piece(piece).type() == PieceType.PAWN;
+                        if (pawn && (to < 8 || to >= 56)) continue;
+                        long moved = index.indexAfterMove(i, squares, piece, to);
+                        boolean king = piece == m.kingIndex(Color.WHITE) || piece == m.kingIndex(Color.BLACK);
+                        boolean whole = king || index.symmetricKingPair(i) || name.equals("KQQQK");
+                        assertEquals(whole, moved < 0, name);
+                        if (moved < 0) continue;
+                        int from = squares[piece];
+                        squares[piece] = to;
+                        assertEquals(index.index(squares), moved, () -> name + " " + java.util.Arrays.toString(squares));
+                        squares[piece] = from;
+                        shortcuts++;
+                    }
+            }
+            assertTrue(name.equals("KQQQK") ? shortcuts == 0 : shortcuts > 10_000, name + ": " + shortcuts);
+        }
+    }
+
+    @Test
     void threeIdenticalPiecesAreTheirColexRank() {
         Random random = new Random(5);
         for (String name : new String[] {"KQQQK", "KPPPK"}) {

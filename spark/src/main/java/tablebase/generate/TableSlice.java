@@ -396,11 +396,15 @@ final class TableSlice implements Serializable {
             int side = e & 1;
             long i = lo + (e >>> 1);
             index.decode(i, squares);
-            int selfSymmetries = index.symmetricKingPair(i) ? index.canonicalSymmetries(squares) : 1;
+            boolean symmetric = index.symmetricKingPair(i);
+            int selfSymmetries = symmetric ? index.canonicalSymmetries(squares) : 1;
             int n = gen.unmoves(squares, side, kings, true, unmoves);
             for (int k = 0; k < n; k++) {
-                if (gen.isDoublePush(unmoves[k]) && enPassantEntry(e, MoveGenerator.piece(unmoves[k])) >= 0) continue; // it led to the en-passant entry
-                long key = unmove(index, squares, side, selfSymmetries, unmoves[k]);
+                int u = unmoves[k];
+                if (gen.isDoublePush(u) && enPassantEntry(e, MoveGenerator.piece(u)) >= 0) continue; // it led to the en-passant entry
+                // a piece other than a king: one digit of the index changes (no symmetry to weigh where the kings' pair has none)
+                long before = symmetric ? -1 : index.indexAfterMove(i, squares, MoveGenerator.piece(u), MoveGenerator.from(u));
+                long key = before >= 0 ? (2 * before + 1 - side) << 3 : unmove(index, squares, side, selfSymmetries, u);
                 if (key < 0) continue;
                 keys[pending++] = key;
                 if (pending == REACH_BATCH) pending = reachAll(q, keys, pending);
