@@ -12,6 +12,9 @@ public record Move(int piece, int from, int to, int captured, PieceType promotio
     /** UCI notation: "b1c3", "e7e8q". */
     public String uci() { return uci(from, to, promotion); }
 
+    /** The move in UCI ({@link #uci}), as a chess program prints it; the pieces' indexes are this record's fields. */
+    @Override public String toString() { return uci(); }
+
     /** The UCI notation of a move from {@code from} to {@code to}, promoting to {@code promotion} or null. */
     public static String uci(int from, int to, PieceType promotion) {
         String uci = Square.name(from) + Square.name(to);
