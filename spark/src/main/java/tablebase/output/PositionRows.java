@@ -13,7 +13,9 @@ import tablebase.table.SolvedTable;
  * move, draws included, in small integer columns sorted by key (what a row holds, not how SQL shows it: the views of
  * {@link TableView} compute the squares, result, DTM, UCI move and FEN from them).
  *
- * <p>Columns: {@code key} (the {@link PositionIndex} index), {@code side} (0 White to move, 1 Black), {@code ply}
+ * <p>Columns: {@code key} (the {@link PositionIndex} index), {@code squares} (the same position as plain integers: piece
+ * {@code k} of the material's order, White's king, White's other pieces, Black's king, Black's others, on square
+ * {@code squares >> 6 * k & 63}, a1 = 0, b1 = 1, ..., h8 = 63), {@code side} (0 White to move, 1 Black), {@code ply}
  * (null for a draw; else even when the side to move is lost, mated after {@code ply / 2} moves, odd when it mates in
  * {@code (ply + 1) / 2}), {@code move} (the best move's {@link #moveCode}, null for none) and {@code positions}, how
  * many positions the row stands for (its distinct images under the board's symmetries).
@@ -25,6 +27,7 @@ public final class PositionRows {
     public static StructType schema() {
         return new StructType()
                 .add("key", DataTypes.LongType, false)
+                .add("squares", DataTypes.LongType, false)
                 .add("side", DataTypes.ByteType, false)
                 .add("ply", DataTypes.ShortType, true)
                 .add("move", DataTypes.ShortType, true)
@@ -49,7 +52,7 @@ public final class PositionRows {
 
     /** Takes the rows of a block one by one: {@code ply} -1 for a draw, {@code move} -1 for none. */
     interface RowSink {
-        void row(long key, int side, int ply, int move, int positions) throws java.io.IOException;
+        void row(long key, long squares, int side, int ply, int move, int positions) throws java.io.IOException;
     }
 
     /**
@@ -62,11 +65,14 @@ public final class PositionRows {
         for (long i = lo; i < lo + bestMoves.length / 2; i++) {
             int at = (int) (2 * (i - lo));
             if (results[at] == (byte) SolvedTable.NONE && results[at + 1] == (byte) SolvedTable.NONE) continue;
-            int positions = index.positions(i, squares); // decodes the squares only on a symmetric king pair
+            int positions = index.positions(i, squares);
+            index.decode(i, squares);
+            long packed = 0;
+            for (int k = squares.length - 1; k >= 0; k--) packed = packed << 6 | squares[k];
             for (int s = 0; s < 2; s++) {
                 int result = late.result(2 * i + s, results[at + s] & 0xFF);
                 if (result == SolvedTable.NONE) continue;
-                sink.row(i, s, result == SolvedTable.DRAW ? -1 : result - 1, bestMoves[at + s], positions);
+                sink.row(i, packed, s, result == SolvedTable.DRAW ? -1 : result - 1, bestMoves[at + s], positions);
             }
         }
     }

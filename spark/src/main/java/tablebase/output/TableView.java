@@ -106,7 +106,9 @@ public record TableView(Material material, Material table, String name, String f
      * {@code krkq} is computed from {@code kqkr}'s rows).
      */
     private void create(SparkSession spark) {
-        spark.read().parquet(new Path(folder, TableExport.PARQUET).toString()).selectExpr(rowColumns(table, material)).createOrReplaceTempView(name);
+        org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> rows = spark.read().parquet(new Path(folder, TableExport.PARQUET).toString());
+        boolean squares = List.of(rows.columns()).contains("squares"); // rows written before they carried their squares decode the key
+        rows.selectExpr(rowColumns(table, material, squares)).createOrReplaceTempView(name);
         spark.sql(everyPositionView(material, name));
     }
 
@@ -127,23 +129,22 @@ public record TableView(Material material, Material table, String name, String f
      * The columns of a table's view, computed from the stored row ({@link PositionRows}): the key, {@code stm} ("w",
      * "b"), each piece's square ({@code wk}, {@code wq}, ...), {@code result} ("win", "loss", "draw" for the side to
      * move), {@code dtm} (moves of the side that mates; null for a draw), {@code best_move} (UCI), {@code fen} and
-     * {@code positions}. A query computes only the columns it reads.
+     * {@code positions}. A query computes only the columns it reads. These are {@code table}'s rows read as {@code
+     * view}'s, its material or its colours swapped: then each row is the position seen from the other side, keyed and
+     * written in {@code view}'s canonical form, the other side to move, the same result and DTM for the side to move.
+     * Without {@code squares} (rows written before they carried them) the squares are decoded from the key.
      */
-    static String[] rowColumns(Material material) { return rowColumns(material, material); }
-
-    /**
-     * {@link #rowColumns(Material)} of {@code table}'s rows read as {@code view}'s, its material or its colours
-     * swapped: then each row is the position seen from the other side, keyed and written in {@code view}'s canonical
-     * form, the other side to move, the same result and DTM for the side to move.
-     */
-    static String[] rowColumns(Material table, Material view) {
+    static String[] rowColumns(Material table, Material view, boolean squares) {
         boolean swapped = view != table;
         String key = swapped ? TWIN_KEY + "('" + table.name() + "', key)" : "key";
         String side = swapped ? "CAST(1 - side AS TINYINT)" : "side";
         List<String> columns = new ArrayList<>(List.of(key + " AS key", "IF(" + side + " = 0, 'w', 'b') AS stm"));
         List<String> pieces = view.columnNames();
-        for (int k = 0; k < pieces.size(); k++)
-            columns.add(KEY_SQUARE + "('" + view.name() + "', " + key + ", " + k + ") AS " + pieces.get(k));
+        for (int k = 0; k < pieces.size(); k++) {
+            String square = "(shiftright(squares, " + 6 * k + ") & 63)"; // a table's own rows carry their squares
+            columns.add((swapped || !squares ? KEY_SQUARE + "('" + view.name() + "', " + key + ", " + k + ")"
+                    : "concat(char(97 + " + square + " % 8), char(49 + " + square + " DIV 8))") + " AS " + pieces.get(k));
+        }
         columns.addAll(List.of("CASE WHEN ply IS NULL THEN 'draw' WHEN ply % 2 = 1 THEN 'win' ELSE 'loss' END AS result",
                 "CAST((ply + 1) DIV 2 AS INT) AS dtm",
                 (swapped ? TWIN_MOVE + "('" + table.name() + "', key, move)" : MOVE_UCI + "(move)") + " AS best_move",
