@@ -54,15 +54,12 @@ public final class Sql {
             for (int k = 0; k < statements.size(); k++) {
                 if (k > 0 && !args.has("--json") && !args.has("--csv")) System.out.println();
                 Dataset<Row> result = query(spark, statements.get(k));
-                try {
+                TableView.readingRows(() -> { // a Parquet file damaged inside: one line naming it
                     if (args.has("--json")) json(result, System.out);
                     else if (args.has("--csv")) csv(result, System.out);
                     else aligned(result, System.out);
-                } catch (Exception e) { // a Parquet file damaged inside (a SparkException, which Scala throws undeclared): one line naming it
-                    java.io.IOException unreadable = TableView.unreadableFile(e);
-                    if (unreadable == null) throw e;
-                    throw unreadable;
-                }
+                    return null;
+                });
             }
             return 0;
         });

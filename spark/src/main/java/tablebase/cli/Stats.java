@@ -35,7 +35,7 @@ public final class Stats {
         String plots = args.get("--plots", null);
         return SparkOptions.withSession(args, "tablebase-stats", spark -> {
             if (args.has("--table")) {
-                TableStats stats = readingRows(() -> TableStats.compute(spark, TableView.register(spark, args.get("--table", null))));
+                TableStats stats = TableView.readingRows(() -> TableStats.compute(spark, TableView.register(spark, args.get("--table", null))));
                 print(stats, System.out);
                 if (plots != null) for (Path file : Charts.write(stats, Path.of(plots))) System.out.println("wrote " + file);
                 return 0;
@@ -48,9 +48,9 @@ public final class Stats {
             for (TableView view : List.copyOf(views)) {
                 if (view.coloursSwapped()) continue; // a material read from its twin: summed up from it below
                 try {
-                    TableStats stats = plots == null ? null : readingRows(() -> TableStats.compute(spark, view));
-                    Map<Color, TableStats.Side> sides = stats != null ? stats.sides() : readingRows(() -> TableStats.sides(spark, view));
-                    held.put(view.material(), new TableSummary(view.material(), sides, readingRows(() -> TableStats.deepestWins(spark, view, sides))));
+                    TableStats stats = plots == null ? null : TableView.readingRows(() -> TableStats.compute(spark, view));
+                    Map<Color, TableStats.Side> sides = stats != null ? stats.sides() : TableView.readingRows(() -> TableStats.sides(spark, view));
+                    held.put(view.material(), new TableSummary(view.material(), sides, TableView.readingRows(() -> TableStats.deepestWins(spark, view, sides))));
                     if (stats != null) full.add(stats);
                 } catch (java.io.IOException e) { // its rows damaged: the others are summed up
                     warn(view.name() + " left out: " + e.getMessage());
@@ -72,17 +72,6 @@ public final class Stats {
     }
 
     private static void warn(String line) { System.err.println("stats: warning: " + line); }
-
-    /** Work that reads a table's rows, a Parquet file damaged inside told as an IOException of one line that names it. */
-    private static <T> T readingRows(java.util.concurrent.Callable<T> work) throws Exception {
-        try {
-            return work.call();
-        } catch (Exception e) { // a SparkException too, which Scala throws undeclared
-            java.io.IOException unreadable = TableView.unreadableFile(e);
-            if (unreadable == null) throw e;
-            throw unreadable;
-        }
-    }
 
     /** A table's lines: per side to move its results, its longest win and a position of it. */
     record TableSummary(Material material, Map<Color, TableStats.Side> sides, Map<Color, String> deepestWins) {

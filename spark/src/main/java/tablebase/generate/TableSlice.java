@@ -407,7 +407,9 @@ final class TableSlice implements Serializable {
                 long key = before >= 0 ? (2 * before + 1 - side) << 3 : unmove(index, squares, side, selfSymmetries, u);
                 if (key < 0) continue;
                 keys[pending++] = key;
-                if (pending == REACH_BATCH) pending = reachAll(q, keys, pending);
+                if (pending < REACH_BATCH) continue;
+                reachAll(q, keys, pending);
+                pending = 0;
             }
         }
         reachAll(q, keys, pending);
@@ -508,9 +510,9 @@ final class TableSlice implements Serializable {
     /**
      * {@link #reach} for {@code n} keys, {@link #REACH_BATCH} at a time: each batch's entries are first read in a loop of
      * independent loads, whose cache misses overlap, then reached from the cache (one miss after another, when each
-     * key came after its un-move's index arithmetic: a third of a large table's solve). Returns 0, the keys left.
+     * key came after its un-move's index arithmetic: a third of a large table's solve).
      */
-    private int reachAll(int q, long[] keys, int n) {
+    private void reachAll(int q, long[] keys, int n) {
         boolean losses = q % 2 == 0;
         for (int from = 0; from < n; from += REACH_BATCH) {
             int to = Math.min(n, from + REACH_BATCH), read = 0;
@@ -521,7 +523,6 @@ final class TableSlice implements Serializable {
             warmed += read;
             for (int k = from; k < to; k++) reach(q, keys[k]);
         }
-        return 0;
     }
 
     /** An un-move reaching an entry: the same moves of its en-passant entries too. */

@@ -86,7 +86,7 @@ public record TableView(Material material, Material table, String name, String f
      * The file named by a failure of Spark reading a table's rows, as an IOException of one line, or null when the
      * failure is another's: a Parquet file damaged inside, which the size check lets through, is found by reading it.
      */
-    public static IOException unreadableFile(Throwable failure) {
+    static IOException unreadableFile(Throwable failure) {
         java.util.regex.Pattern reading = java.util.regex.Pattern.compile("reading file (\\S+?)\\.?(\\s|$)");
         for (Throwable t = failure; t != null; t = t.getCause()) {
             java.util.regex.Matcher m = reading.matcher(String.valueOf(t.getMessage()));
@@ -99,6 +99,17 @@ public record TableView(Material material, Material table, String name, String f
             }
         }
         return null;
+    }
+
+    /** Work that reads a table's rows, a Parquet file damaged inside told as an IOException of one line that names it. */
+    public static <T> T readingRows(java.util.concurrent.Callable<T> work) throws Exception {
+        try {
+            return work.call();
+        } catch (Exception e) { // a SparkException too, which Scala throws undeclared
+            IOException unreadable = unreadableFile(e);
+            if (unreadable == null) throw e;
+            throw unreadable;
+        }
     }
 
     /**
@@ -237,15 +248,8 @@ public record TableView(Material material, Material table, String name, String f
 
     /**
      * Registers every table folder of {@code folder} (those holding a manifest), each under its endgame's name and,
-     * unless the folder holds a table of it, its colours swapped's; and {@link #EVERY_TABLE} over them.
-     */
-    public static java.util.List<TableView> registerFolder(SparkSession spark, String folder) throws IOException {
-        return registerFolder(spark, folder, leftOut -> {});
-    }
-
-    /**
-     * {@link #registerFolder(SparkSession, String)}, a table whose folder is damaged (its manifest or Parquet files) left
-     * out and told to {@code leftOut} in one line, the others registered.
+     * unless the folder holds a table of it, its colours swapped's; and {@link #EVERY_TABLE} over them. A table whose
+     * folder is damaged (its manifest or Parquet files) is left out and told to {@code leftOut} in one line.
      */
     public static java.util.List<TableView> registerFolder(SparkSession spark, String folder, java.util.function.Consumer<String> leftOut) throws IOException {
         Path root = new Path(folder);
