@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -18,6 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import tablebase.KbnkTable;
 import tablebase.Launchers;
+import tablebase.MiniHdfs;
+import tablebase.output.TableExport;
+import tablebase.probe.Manifest;
 
 /**
  * A real Spark standalone cluster on 127.0.0.1 (a master and three single-core workers started by
@@ -125,6 +129,45 @@ class ClusterIT {
 
     @Test
     @Order(4)
+    void aClusterWithNoSharedDiskMakesAndResumesItsTablesThroughHdfs() throws Exception {
+        try (MiniHdfs hdfs = MiniHdfs.start(dir.resolve("hdfs"))) {
+            Path firstLog = dir.resolve("hdfs-first.log"), secondLog = dir.resolve("hdfs-second.log");
+            // the outputs and the work folder in HDFS alone; each worker has folders of its own (jobs/cluster), and the
+            // driver a temporary folder no executor reads: what reaches an executor comes through HDFS or Spark
+            Map<String, String> driver = Map.of("JAVA_TOOL_OPTIONS", "-Djava.io.tmpdir=" + Files.createDirectories(dir.resolve("driver-tmp")));
+            Object[] command = {"submit", "--dir", dir.resolve("cluster"), "--", "--endgame", "KRKN", "--out", hdfs.uri("/sets/krkn"),
+                    "--work", hdfs.uri("/work"), "--partitions", 3, "--verbose", "--keep-packed", "--conf", "spark.tablebase.entriesPerPartition=100000"};
+            Process first = Launchers.start(driver, firstLog, "cluster", command);
+            try {
+                Launchers.awaitLine(firstLog, "KRKN: ply  6:", first, 600);
+            } finally {
+                first.destroyForcibly(); // jobs/cluster execs spark-submit's JVM: kill -9 of the driver
+                first.waitFor();
+            }
+            assertTrue(hdfs.exists("/work/krkn"), "plies saved in HDFS:\n" + tail(read(firstLog), 40));
+            assertFalse(hdfs.exists("/sets/krkn/krkn"), "nothing at the final path");
+
+            assertEquals(0, Launchers.run(driver, secondLog, 900, "cluster", command), () -> tail(read(secondLog), 80));
+            String second = read(secondLog);
+            assertTrue(second.contains("reusing KRK") && second.contains("KRKN: resuming from ply "), second);
+            assertFalse(hdfs.exists("/work/krkn"), "the work folder is removed once the outputs are in place");
+            Path local = tablebase.GeneratedTables.folder("KRKN").getParent();
+            for (String table : new String[] {"krkn/krkn.tbl", "krkn/krkn.cdtm", "krk/krk.cdtm", "knk/knk.cdtm"})
+                assertArrayEquals(Files.readAllBytes(local.resolve(table)), hdfs.read("/sets/" + table), table);
+            Map<String, Object> a = Manifest.read(local.resolve("krkn").resolve(Manifest.FILE));
+            Map<String, Object> b = Manifest.read(new java.io.ByteArrayInputStream(hdfs.read("/sets/krkn/" + Manifest.FILE)));
+            for (String key : List.of("endgame", "positions", "longest_dtm", "dtm_histogram", Manifest.PACKED_FILES, Manifest.COMPRESSED_FILES))
+                assertEquals(a.get(key), b.get(key), key);
+            var spark = tablebase.SparkTestSession.session();
+            var expected = spark.read().parquet(local.resolve("krkn").resolve(TableExport.PARQUET).toString());
+            var made = spark.read().parquet(hdfs.uri("/sets/krkn/" + TableExport.PARQUET));
+            assertEquals(expected.count(), made.count());
+            assertEquals(0, expected.exceptAll(made).count(), "the Parquet rows read from HDFS are local mode's");
+        }
+    }
+
+    @Test
+    @Order(5)
     void losingAWorkerInTheMiddleOfATableStillEndsWithTheSameFiles() throws Exception {
         Path out = dir.resolve("kbnk-lost-worker"), log = dir.resolve("lost-worker.log");
         // partitions of at most 1,000,000 entries: KBNK's plies are Spark stages over both executors, saved to --work
