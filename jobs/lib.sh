@@ -32,9 +32,9 @@ build_if_needed() {
 
 # run_main CLASS ARGS...: driver heap from DRIVER_MEMORY, by default half the machine's memory: in local mode
 # the driver's heap holds the whole table, and Spark's 1g default sends a 5-piece table's cached plies to
-# recomputation (KQQKQ: about 40 s a ply with 1g, 120 s end to end with 12g).
+# recomputation.
 # The parallel collector unless JAVA_OPTS names another: a batch job wants throughput, and on 2 cores G1's
-# concurrent work takes a core from the solving (KBNK end to end: 16.1-16.6 s with G1, 14.7-14.9 s without).
+# concurrent work takes a core from the solving.
 run_main() {
   build_if_needed
   bind_locally_if_local "$@"
@@ -65,9 +65,8 @@ bind_locally_if_local() {
 }
 
 # The classes a Spark run loads, archived once per build with the JDK's class data sharing: Spark's
-# thousands of classes are then mapped in at start instead of read and verified (KBNK end to end,
-# jobs/generate: 14.4-17.0 s without, 11.0-12.3 s with). Made by a short run (KQK) into a temporary file,
-# then renamed; a missing or stale archive only costs the time it would have saved (the JVM checks the
+# thousands of classes are then mapped in at start instead of read and verified (a fifth of a small table's
+# run). Made by a short run (KQK) into a temporary file, then renamed; a missing or stale archive only costs the time it would have saved (the JVM checks the
 # jars it was made from and says nothing: QUIET_CDS).
 CLASS_ARCHIVE="$ROOT/spark/target/spark-tablebase.jsa"
 QUIET_CDS="-Xlog:cds=off -Xlog:cds+dynamic=off"

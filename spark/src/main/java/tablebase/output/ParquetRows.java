@@ -52,8 +52,8 @@ final class ParquetRows {
 
     /**
      * Writes the rows of a part's results and best moves into {@code out} and returns the bytes written. Each row goes
-     * straight to the six columns' writers (a record consumer's field names, validation and levels cost more than the
-     * encoding: KPKN's 9,685,770 rows took 1.8 s a round that way once the JVM was warm, 0.57 s now).
+     * straight to the columns' writers: a record consumer's field names, validation and levels cost more than the
+     * encoding itself.
      */
     static long write(PositionIndex index, TableExport.BestMoves b, Configuration hadoop, OutputStream out) throws IOException {
         return write(index, b, hadoop, out, ROW_GROUP_BYTES);

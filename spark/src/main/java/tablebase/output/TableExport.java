@@ -66,10 +66,9 @@ public final class TableExport {
      * entries at most, the part's best moves (from the result planes and {@code smaller}'s files, mapped), its
      * Parquet file and its packed and compressed files; for KBNK the seed file, in a job beside the parts'. Where the
      * parts are fewer than the cores, each part's task uses the idle ones: its best moves on every core, its rows on a
-     * thread beside its packed and compressed files, whose blocks are compressed on every core. (Cutting such a part
-     * into slices, each with its rows, and joining their pieces in a last job took longer: KPKN, the first table of a
-     * fresh JVM, written in 3.9 to 4.4 s against 2.5 to 2.6 s.) The driver gets figures, checksums and when the last
-     * Parquet file was in place.
+     * thread beside its packed and compressed files, whose blocks are compressed on every core (cheaper than cutting
+     * the part into slices and joining their pieces in one more job). The driver gets figures, checksums and when the
+     * last Parquet file was in place.
      */
     public static Written write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
                                             long entriesPerFile) throws IOException {
@@ -145,10 +144,8 @@ public final class TableExport {
 
     /**
      * The Spark property that has the compressed tables mark the entries their captures and promotions decide, where
-     * that compresses a part smaller (KPKP 569 KB against 667 KB, KBNKN 5.89 MB against 9.18 MB, KRPKR 37.4 MB against
-     * 53.3 MB; the whole set about 1.7 GB against 2.2); a lookup then searches those moves, once while the entry's block
-     * is held (KPKP's lookups 1.6 to 8.5 times slower; KQQKQ, no part of which gains, about 5 % through a marked KQKQ).
-     * On unless set to false.
+     * that compresses a part smaller (by up to a third: see docs/figures.md); a lookup then searches those moves, once
+     * while the entry's block is held, which makes lookups of marked tables slower. On unless set to false.
      */
     public static final String MARK_CAPTURES = "spark.tablebase.markCaptures";
 
