@@ -1,21 +1,9 @@
 package tablebase.generate;
 
-import com.sun.management.GarbageCollectionNotificationInfo;
-import com.sun.management.GcInfo;
 import java.io.IOException;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryUsage;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
-import javax.management.ListenerNotFoundException;
-import javax.management.Notification;
-import javax.management.NotificationEmitter;
-import javax.management.NotificationListener;
-import javax.management.openmbean.CompositeData;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -174,113 +162,115 @@ public final class TableSolver {
     /**
      * {@link #solve(Material, SmallerTables, String)}, in one task when {@code oneTask} (a table that {@link
      * #fitsOneTask}): a run with other tables to solve beside it keeps every core busy that way, without a Spark
-     * stage a ply (KRNKR: 68 s in one task against 59 s over 2 partitions, the cores two thirds busy).
+     * stage a ply, whose cost would be more than a small ply's work.
      */
     public SolvedTable solve(Material material, SmallerTables subs, String workDir, boolean oneTask) throws IOException {
         if (oneTask && !fitsOneTask(material)) throw new IllegalArgumentException(material.name() + " does not fit one task");
         long start = System.nanoTime();
-        LiveHeap heap = new LiveHeap(sampleLiveHeap);
         PositionIndex index = new PositionIndex(material);
-        MoveGenerator gen = new MoveGenerator(material);
-        int partitions = oneTask ? 1 : partitions(index, this.partitions, entriesPerPartition);
-        long[] starts = IndexedTable.kingPairStarts(index, partitions);
-        int[] partitionOfKingPair = new int[index.kingPairs()];
-        for (int p = 0; p < partitions; p++)
-            for (long kp = starts[p] / index.restSize(); kp < starts[p + 1] / index.restSize(); kp++) partitionOfKingPair[(int) kp] = p;
-        List<Integer> ids = IntStream.range(0, partitions).boxed().toList();
-        WorkFolder work = workDir == null || partitions == 1 ? null : WorkFolder.open(WorkFolder.ofTable(workDir, material), material, partitions, jsc.hadoopConfiguration());
-        int resumeAt = work == null ? -1 : work.lastLevel();
-        if (workDir != null && partitions == 1)
-            progress.note(String.format("%s: solved in one task, so --work saves none of its plies (a stopped run solves it again)",
-                    material.name()));
-        ExecutorHeaps executorHeaps = new ExecutorHeaps(jsc);
-        int bytePlies = Integer.parseInt(setting(jsc, BYTE_PLIES, Integer.toString(SolvedTable.MAX_PLY)));
-        if (bytePlies < 1 || bytePlies > SolvedTable.MAX_PLY)
-            throw new IllegalArgumentException(BYTE_PLIES + " is " + bytePlies + "; a result byte holds 1 to " + SolvedTable.MAX_PLY + " plies");
-        try (FailFast failFast = new FailFast(jsc.sc())) {
+        Layout layout = new Layout(material, index, new MoveGenerator(material), oneTask ? 1 : partitions(index, this.partitions, entriesPerPartition));
+        int bytePlies = bytePlies();
+        try (LiveHeap heap = new LiveHeap(sampleLiveHeap); FailFast failFast = new FailFast(jsc.sc())) {
+            ExecutorHeaps executorHeaps = new ExecutorHeaps(jsc);
             JavaRDD<ResultBlock> blocks;
-            long decided = 0;
-            if (partitions == 1) {
+            if (layout.partitions() == 1) {
+                if (workDir != null) progress.note(String.format("%s: solved in one task, so --work saves none of its plies (a stopped run"
+                        + " solves it again)", material.name()));
                 label(material.name() + ": init and every ply in one task");
-                blocks = checkpointed(jsc.parallelize(ids, 1).map(p -> executorHeaps.after(TableSlice.solveAlone(index, gen, subs, starts[p], starts[p + 1], bytePlies))));
+                blocks = checkpointed(jsc.parallelize(List.of(0), 1).map(p -> executorHeaps.after(TableSlice.solveAlone(index, layout.gen(), subs,
+                        0, index.size(), bytePlies))));
                 stopping(failFast, blocks::count);
             } else {
-                label(material.name() + ": " + (resumeAt >= 0 ? "ply " + resumeAt + " read back" : "init"));
-                JavaRDD<TableSlice> slices = checkpointed(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
-                        : jsc.parallelize(ids, partitions).map(p -> executorHeaps.after(TableSlice.init(index, gen, subs, starts[p], starts[p + 1], bytePlies))));
-                if (resumeAt >= 0) progress.note(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
-                long frontier = stopping(failFast, () -> frontier(slices));
-                decided = resumeAt >= 0 ? slices.map(TableSlice::decided).reduce(Long::sum) : frontier;
-                int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
-                heap.sample();
-                if (resumeAt < 0)
-                    progress.note(String.format("%s: %,d entries, moves, captures and promotions (%d other tables) in %.1f s; ply  0: %,d checkmates",
-                            material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
-                JavaRDD<TableSlice> solved = solvePlies(material, index, gen, slices, partitions, partitionOfKingPair, frontier, decided, lastEvent, work,
-                        resumeAt + 1, heap, failFast, executorHeaps);
-                heap.sample();
-                blocks = checkpointed(solved.map(TableSlice::block));
-                stopping(failFast, blocks::count);
-                solved.unpersist(false);
+                blocks = solveOverPartitions(layout, subs, workDir, bytePlies, start, heap, failFast, executorHeaps);
             }
             heap.sample();
             label(material.name() + ": figures of the results");
             TableFigures figures = stopping(failFast, () -> blocks.map(b -> TableFigures.of(index, b.lo(), b.results(), b.late())).reduce(TableFigures::plus));
-            if (partitions == 1) {
-                long checkmates = figures.entries()[0][1] + figures.entries()[1][1];
-                progress.note(String.format("%s: %,d entries, moves, captures and promotions (%d other tables), then every ply, in one task in %.1f s;"
-                        + " ply  0: %,d checkmates", material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, checkmates));
-                decided = checkmates;
-                for (int q = 1; q <= figures.maxPly(); q++) {
-                    long found = figures.entries()[0][q + 1] + figures.entries()[1][q + 1];
-                    decided += found;
-                    progress.ply(material, q, decided, 2 * index.size(), false,
-                            String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found, q % 2 == 1 ? "wins" : "losses"));
-                }
-            }
+            if (layout.partitions() == 1) noteOneTaskPlies(material, index, subs, figures, start);
             heap.sample();
             double seconds = (System.nanoTime() - start) / 1e9;
             long positions = figures.canonicalPositions();
-            long peak = heap.peak(), sampled = heap.sampled();
             progress.note(String.format("%s: solved %,d positions in %.2f s, %,.0f positions a second; %s%s%s",
-                    material.name(), positions, seconds, positions / seconds, heapFigures(peak, index.size()),
-                    sampleLiveHeap ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", sampled >> 20, (double) sampled / index.size()) : "",
+                    material.name(), positions, seconds, positions / seconds, LiveHeap.figures(heap.peak(), index.size()),
+                    sampleLiveHeap ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", heap.sampled() >> 20,
+                            (double) heap.sampled() / index.size()) : "",
                     executorHeaps.describe()));
             return new SolvedTable(material, blocks, figures, seconds);
         } finally {
-            heap.close();
             jsc.clearCallSite();
             jsc.setJobDescription(null);
         }
     }
 
-    /** Indexes below which the heap is mostly Spark's and the JVM's own, not the table's: no figure per index. */
-    static final long HEAP_PER_INDEX_FROM = 1L << 22;
+    /** A table cut into partitions: whole king pairs each, and the partition that owns each king pair. */
+    record Layout(Material material, PositionIndex index, MoveGenerator gen, int partitions, long[] starts, int[] partitionOfKingPair)
+            implements java.io.Serializable {
+        Layout(Material material, PositionIndex index, MoveGenerator gen, int partitions) {
+            this(material, index, gen, partitions, IndexedTable.kingPairStarts(index, partitions), new int[index.kingPairs()]);
+            for (int p = 0; p < partitions; p++)
+                for (long kp = starts[p] / index.restSize(); kp < starts[p + 1] / index.restSize(); kp++) partitionOfKingPair[(int) kp] = p;
+        }
+    }
 
-    /**
-     * The solve line's heap: the peak after any collection, and per index when the table is large enough for that
-     * to say something of it; none when no collection ran while it solved.
-     */
-    static String heapFigures(long peak, long indexes) {
-        if (peak == 0) return "no garbage collection while it solved";
-        String mb = String.format("peak live heap (after GC) %,d MB", peak >> 20);
-        return indexes < HEAP_PER_INDEX_FROM ? mb : mb + String.format(", %.1f bytes per index entry", (double) peak / indexes);
+    /** The plies a result byte holds in this run (see {@link #BYTE_PLIES}). */
+    private int bytePlies() {
+        int bytePlies = Integer.parseInt(setting(jsc, BYTE_PLIES, Integer.toString(SolvedTable.MAX_PLY)));
+        if (bytePlies < 1 || bytePlies > SolvedTable.MAX_PLY)
+            throw new IllegalArgumentException(BYTE_PLIES + " is " + bytePlies + "; a result byte holds 1 to " + SolvedTable.MAX_PLY + " plies");
+        return bytePlies;
+    }
+
+    /** A table solved in one task reports its plies once it is done, from its figures. */
+    private void noteOneTaskPlies(Material material, PositionIndex index, SmallerTables subs, TableFigures figures, long start) {
+        long decided = figures.entries()[0][1] + figures.entries()[1][1];
+        progress.note(String.format("%s: %,d entries, moves, captures and promotions (%d other tables), then every ply, in one task in %.1f s;"
+                + " ply  0: %,d checkmates", material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, decided));
+        for (int q = 1; q <= figures.maxPly(); q++) {
+            long found = figures.entries()[0][q + 1] + figures.entries()[1][q + 1];
+            decided += found;
+            progress.ply(material, q, decided, 2 * index.size(), false,
+                    String.format("%s: ply %2d: %,d %s  (one task)", material.name(), q, found, q % 2 == 1 ? "wins" : "losses"));
+        }
+    }
+
+    /** Init (or the last ply saved in {@code workDir}), then every ply over the partitions; the result blocks, kept. */
+    private JavaRDD<ResultBlock> solveOverPartitions(Layout layout, SmallerTables subs, String workDir, int bytePlies, long start, LiveHeap heap,
+                                                     FailFast failFast, ExecutorHeaps executorHeaps) throws IOException {
+        Material material = layout.material();
+        PositionIndex index = layout.index();
+        WorkFolder work = workDir == null ? null : WorkFolder.open(WorkFolder.ofTable(workDir, material), material, layout.partitions(),
+                jsc.hadoopConfiguration());
+        int resumeAt = work == null ? -1 : work.lastLevel();
+        label(material.name() + ": " + (resumeAt >= 0 ? "ply " + resumeAt + " read back" : "init"));
+        JavaRDD<TableSlice> slices = checkpointed(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
+                : jsc.parallelize(IntStream.range(0, layout.partitions()).boxed().toList(), layout.partitions()).map(p -> executorHeaps.after(
+                        TableSlice.init(index, layout.gen(), subs, layout.starts()[p], layout.starts()[p + 1], bytePlies))));
+        if (resumeAt >= 0) progress.note(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
+        long frontier = stopping(failFast, () -> frontier(slices));
+        long decided = resumeAt >= 0 ? slices.map(TableSlice::decided).reduce(Long::sum) : frontier;
+        int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
+        heap.sample();
+        if (resumeAt < 0) progress.note(String.format("%s: %,d entries, moves, captures and promotions (%d other tables) in %.1f s; ply  0: %,d checkmates",
+                material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
+        PlyLineage lineage = new PlyLineage(jsc, material, work, failFast, progress);
+        JavaRDD<TableSlice> solved = solvePlies(layout, new PlyLineage.PlyState(slices, Math.max(resumeAt, 0), frontier, decided), lastEvent, lineage,
+                heap, executorHeaps);
+        heap.sample();
+        JavaRDD<ResultBlock> blocks = checkpointed(solved.map(TableSlice::block));
+        stopping(failFast, blocks::count);
+        solved.unpersist(false);
+        return blocks;
     }
 
     /** Names the jobs and stages that follow in Spark's UI and logs: which table, which ply. */
-    private void label(String what) {
+    private void label(String what) { label(jsc, what); }
+
+    static void label(JavaSparkContext jsc, String what) {
         jsc.setJobDescription(what);
         jsc.setCallSite(what);
     }
 
-    /**
-     * Keeps an RDD's partitions on the executors that make them (memory, else their disk) and cuts its lineage there
-     * once the next job has made them: no ply is ever made again from the ones before it.
-     */
-    static <T> JavaRDD<T> checkpointed(JavaRDD<T> rdd) {
-        rdd.rdd().localCheckpoint();
-        return rdd;
-    }
+    static <T> JavaRDD<T> checkpointed(JavaRDD<T> rdd) { return PlyLineage.checkpointed(rdd); }
 
     /** What a Spark action computes, or the reason {@link FailFast} stopped it. */
     private interface Action<T> {
@@ -298,90 +288,58 @@ public final class TableSolver {
         }
     }
 
-    /** The plies over the partitions, each a Spark stage that shuffles the kings' un-moves; returns the last slices, kept. */
-    private JavaRDD<TableSlice> solvePlies(Material material, PositionIndex index, MoveGenerator gen, JavaRDD<TableSlice> slices, int partitions,
-                                           int[] partitionOfKingPair, long frontier, long decided, int lastEvent, WorkFolder work, int firstPly, LiveHeap heap,
-                                           FailFast failFast, ExecutorHeaps executorHeaps) throws IOException {
-        ShuffleMeter meter = new ShuffleMeter(jsc.sc());
+    /**
+     * The plies after {@code state}'s, each a Spark stage that shuffles the kings' un-moves, until a ply decides
+     * nothing and no capture's result lies ahead ({@code lastEvent}); returns the last slices, kept.
+     */
+    private JavaRDD<TableSlice> solvePlies(Layout layout, PlyLineage.PlyState state, int lastEvent, PlyLineage lineage, LiveHeap heap,
+                                           ExecutorHeaps executorHeaps) throws IOException {
         int failOnceAt = Integer.parseInt(setting(jsc, FAIL_ONCE_AT_PLY, "-1"));
-        SaveClock saving = new SaveClock(System.nanoTime());
-        try {
-            int failures = 0;
-            for (int q = Math.max(firstPly, 1); frontier > 0 || q <= lastEvent; q++) {
-                long plyStart = System.nanoTime();
-                ShuffleMeter.Reading before = meter.read();
-                int ply = q;
-                boolean failOnce = q == failOnceAt;
-                label(String.format("%s: ply %d", material.name(), q));
-                JavaRDD<TableSlice> next = checkpointed(slices.zipPartitions(
-                        slices.mapPartitionsToPair(own -> own.next().kingUnmoves(ply - 1, index, gen, partitionOfKingPair))
-                                .partitionBy(new ToPartition(partitions)).values(),
-                        (own, kingKeys) -> List.of(executorHeaps.after(own.next().next(ply, index, gen, failOnce ? failingFirstAttempt(kingKeys) : kingKeys))).iterator()));
+        try (PlyMeters meters = new PlyMeters(jsc.sc(), heap, progress, layout.material(), 2 * layout.index().size())) {
+            for (int q = state.ply() + 1; state.frontier() > 0 || q <= lastEvent; q++) {
+                meters.plyStarts();
+                JavaRDD<TableSlice> next = nextPly(layout, state.slices(), q, q == failOnceAt, executorHeaps);
+                long found;
                 try {
-                    frontier = frontier(next);
-                    if (work != null && saving.due(System.nanoTime())) {
-                        long saveStart = System.nanoTime();
-                        work.save(next, WorkFolder.TABLE_SLICES, q);
-                        work.finish(q, Map.of("endgame", material.name(), "ply", q));
-                        saving.saved(saveStart, System.nanoTime());
-                    }
-                    failures = 0;
+                    found = frontier(next); // the action that makes the ply
+                    lineage.made(next, q);
                 } catch (Exception e) { // SparkException, checked, comes through Scala undeclared
-                    if (failFast.cause() != null) throw new IOException(failFast.cause(), e);
-                    // an executor lost with the slices it kept: go back to the last ply saved
-                    int saved = work == null ? -1 : work.lastLevel();
-                    if (saved < 0) throw new IOException(material.name() + ": ply " + q + " failed (" + firstLine(e) + ")"
-                            + (work == null ? "; give --work DIR to continue from the last ply saved instead" : ""), e);
-                    if (++failures > 3) throw e;
-                    progress.note(String.format("%s: ply %d failed (%s); continuing from ply %d saved in %s", material.name(), q,
-                            firstLine(e), saved, work.location()));
                     next.unpersist(false);
-                    slices.unpersist(false);
-                    label(String.format("%s: ply %d read back", material.name(), saved));
-                    slices = checkpointed(work.load(jsc, WorkFolder.TABLE_SLICES, saved));
-                    frontier = frontier(slices);
-                    decided = slices.map(TableSlice::decided).reduce(Long::sum);
-                    q = saved;
+                    state.slices().unpersist(false);
+                    state = restored(lineage, q, e);
+                    q = state.ply();
                     continue;
                 }
-                slices.unpersist(false);
-                slices = next;
-                if (q % 10 == 0) heap.sample();
-                ShuffleMeter.Reading moved = meter.read().minus(before);
-                decided += frontier;
-                progress.ply(material, q, decided, 2 * index.size(), true, String.format("%s: ply %2d: %,d %s  (%.2f s, shuffled %,d bytes)", material.name(), q,
-                        frontier, q % 2 == 1 ? "wins" : "losses", (System.nanoTime() - plyStart) / 1e9, moved.bytes()));
+                state.slices().unpersist(false);
+                state = new PlyLineage.PlyState(next, q, found, state.decided() + found);
+                meters.plyDone(q, found, state.decided());
             }
-            return slices;
-        } finally {
-            meter.close();
+            return state.slices();
+        }
+    }
+
+    private static PlyLineage.PlyState restored(PlyLineage lineage, int q, Exception failure) throws IOException {
+        try {
+            return lineage.restore(q, failure);
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException(e);
         }
     }
 
     /**
-     * When a ply's slices are saved to the work folder: the first ply, then any ply once the solving since the last
-     * save took at least {@link #SOLVE_PER_SAVE} times what that save took. A table whose saves are quick (up to 5
-     * pieces: tens of MB) saves every ply; a 6-piece table's (gigabytes) every few minutes, so that saving costs at
-     * most a tenth of the run and a crash costs at most ten saves' time of plies.
+     * Ply {@code q}'s slices, made from the slices before: each partition's own un-moves, and the kings' un-moves of
+     * every partition shuffled to the partition that owns their king pair; checkpointed once an action makes them.
      */
-    static final class SaveClock {
-        static final double SOLVE_PER_SAVE = 10;
-        private long lastEnd, lastTook;
-        private boolean first = true;
-
-        SaveClock(long now) { lastEnd = now; }
-
-        boolean due(long now) { return first || now - lastEnd >= SOLVE_PER_SAVE * lastTook; }
-
-        void saved(long start, long end) {
-            first = false;
-            lastTook = end - start;
-            lastEnd = end;
-        }
-    }
-
-    private static String firstLine(Exception e) {
-        return e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");
+    private static JavaRDD<TableSlice> nextPly(Layout layout, JavaRDD<TableSlice> slices, int q, boolean failOnce, ExecutorHeaps executorHeaps) {
+        PositionIndex index = layout.index();
+        MoveGenerator gen = layout.gen();
+        int[] partitionOfKingPair = layout.partitionOfKingPair();
+        return checkpointed(slices.zipPartitions(
+                slices.mapPartitionsToPair(own -> own.next().kingUnmoves(q - 1, index, gen, partitionOfKingPair))
+                        .partitionBy(new ToPartition(layout.partitions())).values(),
+                (own, kingKeys) -> List.of(executorHeaps.after(own.next().next(q, index, gen, failOnce ? failingFirstAttempt(kingKeys) : kingKeys))).iterator()));
     }
 
     /** The kings' un-moves of a task that fails as it starts to read them, on its first attempt only. */
@@ -398,87 +356,8 @@ public final class TableSolver {
         };
     }
 
-    private static long frontier(JavaRDD<TableSlice> slices) {
+
+    static long frontier(JavaRDD<TableSlice> slices) {
         return slices.map(s -> (long) s.frontierSize).reduce(Long::sum);
-    }
-
-    /**
-     * The peak heap after GC of each executor, since it started, as its tasks report it: on a cluster, what the
-     * executors hold (the driver's own is {@link LiveHeap}); in local mode the executor is the driver.
-     */
-    static final class ExecutorHeaps implements java.io.Serializable {
-        private final org.apache.spark.util.CollectionAccumulator<scala.Tuple2<String, Long>> reports;
-
-        ExecutorHeaps(JavaSparkContext jsc) { reports = jsc.sc().collectionAccumulator("executors' peak heap"); }
-
-        /** Reports this executor's peak, at the end of a task's kernel; returns what the kernel made. */
-        <T> T after(T made) {
-            reports.add(new scala.Tuple2<>(org.apache.spark.SparkEnv.get().executorId(), JvmHeap.WATCH.peak()));
-            return made;
-        }
-
-        /** "; executors' peak live heap (after GC): 0 1,234 MB, 1 1,100 MB", or nothing in local mode. */
-        String describe() {
-            java.util.TreeMap<String, Long> peaks = new java.util.TreeMap<>();
-            for (scala.Tuple2<String, Long> r : reports.value()) peaks.merge(r._1(), r._2(), Math::max);
-            peaks.remove("driver");
-            if (peaks.isEmpty()) return "";
-            StringBuilder b = new StringBuilder("; executors' peak live heap (after GC):");
-            peaks.forEach((id, bytes) -> b.append(String.format(" %s %,d MB,", id, bytes >> 20)));
-            return b.substring(0, b.length() - 1);
-        }
-    }
-
-    /** The peak heap after GC of this JVM since it started: an executor's, watched from its first task on. */
-    static final class JvmHeap {
-        static final LiveHeap WATCH = new LiveHeap(false); // never closed: it lives as long as the JVM
-    }
-
-    /**
-     * The largest heap left after any garbage collection while it listens: the live data at its peak (the driver and,
-     * in local mode, its executors), not the garbage a heap's peak use also counts.
-     */
-    static final class LiveHeap implements NotificationListener, AutoCloseable {
-        private final AtomicLong peak = new AtomicLong();
-        private final boolean sampling;
-        private long sampled;
-
-        LiveHeap(boolean sampling) {
-            this.sampling = sampling;
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans())
-                if (gc instanceof NotificationEmitter emitter) emitter.addNotificationListener(this, null, null);
-        }
-
-        @Override public void handleNotification(Notification notification, Object handback) {
-            if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) return;
-            GcInfo info = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData()).getGcInfo();
-            long used = info.getMemoryUsageAfterGc().values().stream().mapToLong(MemoryUsage::getUsed).sum();
-            peak.accumulateAndGet(used, Math::max);
-        }
-
-        long peak() { return peak.get(); }
-
-        /**
-         * With sampling on, a full collection and the heap left after it: the live data at this point, none of the
-         * garbage that a young collection leaves in the old generation (and so counts in {@link #peak}).
-         */
-        void sample() {
-            if (!sampling) return;
-            System.gc();
-            sampled = Math.max(sampled, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
-        }
-
-        /** The largest live heap sampled, 0 without sampling. */
-        long sampled() { return sampled; }
-
-        @Override public void close() {
-            for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-                try {
-                    if (gc instanceof NotificationEmitter emitter) emitter.removeNotificationListener(this);
-                } catch (ListenerNotFoundException e) {
-                    // not listening there
-                }
-            }
-        }
     }
 }

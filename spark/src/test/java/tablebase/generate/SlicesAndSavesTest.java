@@ -31,7 +31,7 @@ class SlicesAndSavesTest {
 
     @Test
     void aPlyIsSavedOnceTheSolvingSinceTheLastSaveTookTenTimesThatSave() {
-        TableSolver.SaveClock clock = new TableSolver.SaveClock(0);
+        PlyLineage.SaveClock clock = new PlyLineage.SaveClock(0);
         assertTrue(clock.due(1), "the first ply is saved");
         clock.saved(1, 101); // a save of 100 ns
         assertFalse(clock.due(101 + 999));

@@ -65,10 +65,10 @@ class TableSolverTest {
     @Test
     void theSolveLineGivesAHeapPerIndexOnlyWhereTheTableIsMostOfIt() {
         long kqk = new tablebase.chess.PositionIndex(Material.parse("KQK")).size(), kbnkn = new tablebase.chess.PositionIndex(Material.parse("KBNKN")).size();
-        assertEquals("peak live heap (after GC) 64 MB", TableSolver.heapFigures(64L << 20, kqk)); // not 2,269 bytes an index
-        assertEquals("no garbage collection while it solved", TableSolver.heapFigures(0, kqk)); // not 0.0 bytes an index
+        assertEquals("peak live heap (after GC) 64 MB", LiveHeap.figures(64L << 20, kqk)); // not 2,269 bytes an index
+        assertEquals("no garbage collection while it solved", LiveHeap.figures(0, kqk)); // not 0.0 bytes an index
         assertEquals(String.format("peak live heap (after GC) 1,988 MB, %.1f bytes per index entry", (1988L << 20) / (double) kbnkn),
-                TableSolver.heapFigures(1988L << 20, kbnkn));
+                LiveHeap.figures(1988L << 20, kbnkn));
     }
 
     @Test

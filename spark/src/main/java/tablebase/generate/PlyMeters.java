@@ -1,0 +1,37 @@
+package tablebase.generate;
+
+import tablebase.chess.Material;
+
+/** A ply's line for the progress: its wins or losses, its time and the bytes its shuffle wrote; the heap every tenth ply. */
+final class PlyMeters implements AutoCloseable {
+    private final ShuffleMeter shuffle;
+    private final LiveHeap heap;
+    private final SolveProgress progress;
+    private final Material material;
+    private final long entries;
+    private long plyStart;
+    private ShuffleMeter.Reading before;
+
+    PlyMeters(org.apache.spark.SparkContext sc, LiveHeap heap, SolveProgress progress, Material material, long entries) {
+        this.shuffle = new ShuffleMeter(sc);
+        this.heap = heap;
+        this.progress = progress;
+        this.material = material;
+        this.entries = entries;
+    }
+
+    void plyStarts() {
+        plyStart = System.nanoTime();
+        before = shuffle.read();
+    }
+
+    /** Ply {@code q} found {@code found} entries, {@code decided} in all so far. */
+    void plyDone(int q, long found, long decided) {
+        if (q % 10 == 0) heap.sample();
+        ShuffleMeter.Reading moved = shuffle.read().minus(before);
+        progress.ply(material, q, decided, entries, true, String.format("%s: ply %2d: %,d %s  (%.2f s, shuffled %,d bytes)", material.name(), q,
+                found, q % 2 == 1 ? "wins" : "losses", (System.nanoTime() - plyStart) / 1e9, moved.bytes()));
+    }
+
+    @Override public void close() { shuffle.close(); }
+}
