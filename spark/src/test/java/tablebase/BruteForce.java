@@ -6,6 +6,7 @@ import java.util.Map;
 import tablebase.chess.Material;
 import tablebase.chess.Move;
 import tablebase.chess.Position;
+import tablebase.probe.Result;
 
 /**
  * A tablebase computed the slow, obvious way, to check the engine against: forward move generation over every
@@ -16,7 +17,7 @@ import tablebase.chess.Position;
  */
 public final class BruteForce {
     /** Plies of a position: a draw, and no legal position. */
-    public static final int DRAW = -1, NO_POSITION = -2;
+    public static final int DRAW = Result.ply(Result.DRAW), NO_POSITION = -2;
     private final int[] ply;
 
     private BruteForce(int[] ply) { this.ply = ply; }

@@ -14,10 +14,11 @@ import tablebase.table.ResultBlock;
 import tablebase.table.SolvedTable;
 import tablebase.table.TableFigures;
 import tablebase.table.TableFiles;
+import tablebase.probe.Result;
 
 /**
- * A small solved table's results gathered on the test's driver ({@code 2 * index + side}: {@link SolvedTable#NONE},
- * {@link SolvedTable#DRAW} or ply + 1, late plies read), which the engine never does: what the tests compare with brute
+ * A small solved table's results gathered on the test's driver ({@code 2 * index + side}: result codes as {@link Result} spells
+ * them, late plies read), which the engine never does: what the tests compare with brute
  * force, successors and each other.
  */
 public record SolvedResults(Material material, int[] results, TableFigures figures) {
@@ -50,13 +51,13 @@ public record SolvedResults(Material material, int[] results, TableFigures figur
     /** The ply of an entry: even the side to move is lost, odd it wins; -1 a draw, -2 no canonical legal position. */
     public int ply(long index, int side) {
         int r = results[(int) (2 * index + side)];
-        return r == SolvedTable.NONE ? -2 : r == SolvedTable.DRAW ? -1 : r - 1;
+        return r == Result.NONE ? BruteForce.NO_POSITION : Result.ply(r);
     }
 
     /** Entries per side (0 White, 1 Black) and result, as {@link TableFigures#entries} counts them: the draws in slot 0, ply q in slot q + 1. */
     public long[][] plyCounts() {
-        long[][] counts = new long[2][Math.max(SolvedTable.MAX_PLY + 2, Arrays.stream(results).max().orElse(0) + 1)];
-        for (int k = 0; k < results.length; k++) if (results[k] != SolvedTable.NONE) counts[k & 1][results[k]]++;
+        long[][] counts = new long[2][Math.max(Result.MAX_PLY + 2, Arrays.stream(results).max().orElse(0) + 1)];
+        for (int k = 0; k < results.length; k++) if (results[k] != Result.NONE) counts[k & 1][results[k]]++;
         return counts;
     }
 
@@ -73,7 +74,7 @@ public record SolvedResults(Material material, int[] results, TableFigures figur
         String name = IndexedTable.partName(material, 0, 1);
         byte[] bytes = new byte[results.length], noMoves = new byte[results.length];
         for (int e = 0; e < bytes.length; e++) {
-            if (results[e] > SolvedTable.MAX_PLY + 1) throw new IllegalArgumentException("a test table past " + SolvedTable.MAX_PLY + " plies");
+            if (results[e] > Result.MAX_PLY + 1) throw new IllegalArgumentException("a test table past " + Result.MAX_PLY + " plies");
             bytes[e] = (byte) results[e];
         }
         Arrays.fill(noMoves, (byte) IndexedTable.NO_MOVE);

@@ -378,7 +378,7 @@ public final class CompressedTable implements DtmTable {
         for (int k = 0; k < n; k++) {
             byte result = ordered[first + k];
             if (marks != null && marks.get(first + k)) result = STORED_BYTE[MARK];
-            else if (result == (byte) IndexedTable.NONE) result = previous;
+            else if (result == (byte) Result.NONE) result = previous;
             else result = STORED_BYTE[result & 0xFF];
             block[k] = result;
             previous = result;
@@ -507,7 +507,7 @@ public final class CompressedTable implements DtmTable {
      * material read the stored side's byte straight from the squares (no position made, no legality to check: a
      * legal move leads to a legal position); a capture or a promotion reads the smaller table the same way ({@link
      * #exitPly}); a double push, after which an en-passant right may stand, goes to the general lookup; their plies
-     * fold as {@link PlyFold} says, checkmate or stalemate without moves.
+     * fold as {@link Result.Fold} says, checkmate or stalemate without moves.
      */
     int plyBySearch(Position p) { return plyBySearch(p.squares(), p.sideToMove()); }
 
@@ -517,16 +517,16 @@ public final class CompressedTable implements DtmTable {
         int n = generator.legalMoves(squares, side.ordinal(), moves);
         if (n == 0) return generator.inCheck(squares, side.ordinal()) ? 0 : -1;
         long occupied = MoveGenerator.occupied(squares);
-        PlyFold fold = new PlyFold();
+        Result.Fold fold = new Result.Fold();
         long[] quiet = new long[n];
         int quiets = 0; // moves[0 .. quiets - 1] become the quiet moves, quiet[] their indexes
         for (int k = 0; k < n; k++) {
             int move = moves[k], mover = MoveGenerator.piece(move), from = squares[mover];
             if (!MoveGenerator.staysInTable(occupied, move)) {
-                fold.add(exitPly(squares, move, side));
+                fold.addPly(exitPly(squares, move, side));
             } else if (generator.isDoublePush(move)) { // the position after it may hold an en-passant right
                 Position p = new Position(material, squares, side);
-                fold.add(general().applyAsInt(p.play(new Move(p.pieceAt(from), from, MoveGenerator.to(move), -1))));
+                fold.addPly(general().applyAsInt(p.play(new Move(p.pieceAt(from), from, MoveGenerator.to(move), -1))));
             } else {
                 squares[mover] = MoveGenerator.to(move);
                 quiet[quiets] = index.index(squares);
@@ -540,10 +540,10 @@ public final class CompressedTable implements DtmTable {
             if (r == BY_EXITS) {
                 int mover = MoveGenerator.piece(moves[k]), from = squares[mover];
                 squares[mover] = MoveGenerator.to(moves[k]);
-                fold.add(plyOfMarked(quiet[k], squares, side.opponent()));
+                fold.addPly(plyOfMarked(quiet[k], squares, side.opponent()));
                 squares[mover] = from;
             } else {
-                fold.add(r - 1);
+                fold.add(r);
             }
         }
         return fold.ply();
@@ -572,8 +572,8 @@ public final class CompressedTable implements DtmTable {
     private int plyByExits(int[] squares, Color side) {
         int[] moves = new int[generator.mostMoves(side.ordinal())];
         int n = generator.legalExits(squares, side.ordinal(), moves);
-        PlyFold fold = new PlyFold();
-        for (int k = 0; k < n; k++) fold.add(exitPly(squares, moves[k], side));
+        Result.Fold fold = new Result.Fold();
+        for (int k = 0; k < n; k++) fold.addPly(exitPly(squares, moves[k], side));
         return fold.ply();
     }
 

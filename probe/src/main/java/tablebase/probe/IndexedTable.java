@@ -50,8 +50,6 @@ import tablebase.chess.Square;
  */
 public final class IndexedTable implements DtmTable {
     static final byte[] MAGIC = "TBINDEX3".getBytes(StandardCharsets.US_ASCII);
-    /** Results: a draw, and no canonical legal position (the byte 255). */
-    public static final int DRAW = 0, NONE = -1;
     /** The move byte of no stored move. */
     public static final int NO_MOVE = 255;
     static final int HEADER = 64;
@@ -203,8 +201,8 @@ public final class IndexedTable implements DtmTable {
     /** {@link #ply}'s read of the result plane at {@code entry}, the entry of {@code p}. */
     @Override public int plyAt(long entry, Position p) {
         int result = results.result(entry);
-        if (result == NONE) throw refusal(p);
-        return result - 1; // DRAW is 0
+        if (result == Result.NONE) throw refusal(p);
+        return Result.ply(result);
     }
 
     /** Why a position has no entry: it is illegal, or the file is damaged. Apart, so that {@link #ply} stays small enough to inline. */

@@ -68,7 +68,7 @@ public final class LatePlies implements Serializable {
      * this list gives a marker byte, else the byte ({@link IndexedTable#DRAW} or ply + 1).
      */
     public int result(long entry, int b) {
-        if (b == NONE_BYTE) return IndexedTable.NONE;
+        if (b == NONE_BYTE) return Result.NONE;
         if (b != marker) return b;
         int k = Arrays.binarySearch(entries, entry);
         return k >= 0 ? plies[k] + 1 : b;

@@ -456,12 +456,12 @@ public final class Tablebase implements AutoCloseable {
         return false;
     }
 
-    /** The ply of a legal position from those of the positions its moves lead to ({@link PlyFold}); with no move, checkmate (0) or stalemate. */
+    /** The ply of a legal position from those of the positions its moves lead to ({@link Result.Fold}); with no move, checkmate (0) or stalemate. */
     int plyFromMoves(Position position) {
         List<Move> legal = position.legalMoves();
         if (legal.isEmpty()) return position.inCheck() ? 0 : -1;
-        PlyFold fold = new PlyFold();
-        for (Move m : legal) fold.add(ply(position.play(m)));
+        Result.Fold fold = new Result.Fold();
+        for (Move m : legal) fold.addPly(ply(position.play(m)));
         return fold.ply();
     }
 

@@ -17,8 +17,8 @@ class LatePliesTest {
         assertEquals(301, late.result(11, 32));
         assertEquals(32, late.result(4, 32), "an unlisted marker is ply 31 itself");
         assertEquals(7, late.result(3, 7), "another byte is as it is");
-        assertEquals(IndexedTable.NONE, late.result(3, 255));
-        assertEquals(IndexedTable.DRAW, late.result(3, 0));
+        assertEquals(Result.NONE, late.result(3, 255));
+        assertEquals(Result.DRAW, late.result(3, 0));
         assertEquals(300, late.maxPly());
         assertEquals(List.of(10L, 11L), List.of(late.within(4, 12).entry(0), late.within(4, 12).entry(1)));
         assertEquals(1, late.side(0).size());

@@ -19,14 +19,14 @@ import tablebase.probe.LatePlies;
 import tablebase.table.ResultBlock;
 import tablebase.table.SolvedTable;
 import tablebase.table.TableInvariantException;
-import tablebase.table.ResultFold;
+import tablebase.probe.Result;
 import tablebase.table.Successors;
 
 /**
  * One partition of a table being solved: the canonical indexes {@code lo..hi-1}, whole king pairs, both sides to
  * move. An entry {@code e = 2 * (index - lo) + side} holds two bytes, which each ply makes anew:
  * <ul>
- *   <li>its result byte as in {@link SolvedTable} ({@code DRAW} while undecided);</li>
+ *   <li>its result code as {@link Result} spells it ({@code DRAW} while undecided);</li>
  *   <li>how many of its moves are not yet known to lose ({@link #CANNOT_LOSE} when a capture draws or wins, or
  *       when it is stalemate): it is lost at the ply this reaches 0.</li>
  * </ul>
@@ -165,7 +165,7 @@ final class TableSlice implements Serializable {
             for (int side = 0; side < 2; side++) {
                 int e = 2 * j + side;
                 if (!canonical || gen.opponentInCheck(squares, side)) {
-                    entries.result[e] = (byte) SolvedTable.NONE;
+                    entries.result[e] = (byte) Result.NONE;
                     continue;
                 }
                 int count = gen.legalMoves(squares, side, moves);
@@ -225,7 +225,7 @@ final class TableSlice implements Serializable {
          * cannot lose; else its quiet moves to refute, plus one for its exits if they all lose (a loss event).
          */
         void decide(int e, int[] squares, int side, int[] moves, int count, int[] captures, int taking, MoveGenerator gen, Successors exits) {
-            ResultFold fold = new ResultFold();
+            Result.Fold fold = new Result.Fold();
             int quiet = 0;
             long occupied = MoveGenerator.occupied(squares);
             for (int k = 0; k < count; k++) {
@@ -326,7 +326,7 @@ final class TableSlice implements Serializable {
     /** The entries of the table won or lost so far (a resumed run's start of its count). */
     long decided() {
         long n = 0;
-        for (int k = 0; k < 2 * (hi - lo); k++) if (result[k] != (byte) SolvedTable.DRAW && result[k] != (byte) SolvedTable.NONE) n++;
+        for (int k = 0; k < 2 * (hi - lo); k++) if (result[k] != (byte) Result.DRAW && result[k] != (byte) Result.NONE) n++;
         return n;
     }
 
@@ -534,7 +534,7 @@ final class TableSlice implements Serializable {
 
     /** An earlier position reached at ply {@code q}, by {@code weight} of its moves. */
     private void touch(int q, int e, int weight) {
-        if (result[e] != SolvedTable.DRAW) return;
+        if (result[e] != Result.DRAW) return;
         if (q % 2 == 0) {
             int left = remaining[e] & 0xFF;
             if (left == CANNOT_LOSE) return;

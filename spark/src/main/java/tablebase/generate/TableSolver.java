@@ -16,6 +16,7 @@ import tablebase.probe.IndexedTable;
 import tablebase.table.ResultBlock;
 import tablebase.table.SolvedTable;
 import tablebase.table.TableFigures;
+import tablebase.probe.Result;
 
 /**
  * The engine: retrograde analysis of one table on Spark, given the smaller tables its captures and promotions lead to.
@@ -76,7 +77,7 @@ public final class TableSolver {
     public static final String SAMPLE_LIVE_HEAP = "spark.tablebase.sampleLiveHeap";
 
     /**
-     * The Spark property for the plies a result byte holds (default and most {@link SolvedTable#MAX_PLY}): later plies
+     * The Spark property for the plies a result byte holds (default and most {@link Result#MAX_PLY}): later plies
      * are kept in lists beside the bytes, while solving ({@link TableSlice}) and in the files ({@link
      * tablebase.probe.LatePlies}). A test lowers it to make long tables that way.
      */
@@ -214,9 +215,9 @@ public final class TableSolver {
 
     /** The plies a result byte holds in this run (see {@link #BYTE_PLIES}). */
     private int bytePlies() {
-        int bytePlies = Integer.parseInt(setting(jsc, BYTE_PLIES, Integer.toString(SolvedTable.MAX_PLY)));
-        if (bytePlies < 1 || bytePlies > SolvedTable.MAX_PLY)
-            throw new IllegalArgumentException(BYTE_PLIES + " is " + bytePlies + "; a result byte holds 1 to " + SolvedTable.MAX_PLY + " plies");
+        int bytePlies = Integer.parseInt(setting(jsc, BYTE_PLIES, Integer.toString(Result.MAX_PLY)));
+        if (bytePlies < 1 || bytePlies > Result.MAX_PLY)
+            throw new IllegalArgumentException(BYTE_PLIES + " is " + bytePlies + "; a result byte holds 1 to " + Result.MAX_PLY + " plies");
         return bytePlies;
     }
 

@@ -15,8 +15,8 @@ import tablebase.chess.Position;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
 import tablebase.probe.CorruptTableException;
-import tablebase.table.SolvedTable;
 import tablebase.table.Successors;
+import tablebase.probe.Result;
 
 /**
  * The seed's packed KBNK file: 64 * 32 * 64 * 64 two-byte words, no header. Only White-to-move positions
@@ -99,7 +99,7 @@ public final class PackedTable {
         int[] squares = new int[4], moves = new int[256];
         for (long i = 0; i < index.size(); i++) {
             int result = successors.ownResults().result(2 * i);
-            if (result == SolvedTable.DRAW || result == SolvedTable.NONE || result % 2 == 1) continue; // not a White win
+            if (result == Result.DRAW || result == Result.NONE || result % 2 == 1) continue; // not a White win
             index.decode(i, squares);
             int n = gen.legalMoves(squares, 0, moves), best = 0;
             for (int k = 0; k < n; k++) if (successors.resultAfter(squares, moves[k], 1) == result - 1) moves[best++] = moves[k];

@@ -6,7 +6,7 @@ import tablebase.chess.Move;
 import tablebase.chess.MoveGenerator;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.LatePlies;
-import tablebase.table.SolvedTable;
+import tablebase.probe.Result;
 
 /**
  * A solved table as Parquet rows, one schema for every endgame: one row per canonical legal position and side to
@@ -64,15 +64,15 @@ public final class PositionRows {
         int[] squares = new int[index.material().size()];
         for (long i = lo; i < lo + bestMoves.length / 2; i++) {
             int at = (int) (2 * (i - lo));
-            if (results[at] == (byte) SolvedTable.NONE && results[at + 1] == (byte) SolvedTable.NONE) continue;
+            if (results[at] == (byte) Result.NONE && results[at + 1] == (byte) Result.NONE) continue;
             int positions = index.positions(i, squares);
             index.decode(i, squares);
             long packed = 0;
             for (int k = squares.length - 1; k >= 0; k--) packed = packed << 6 | squares[k];
             for (int s = 0; s < 2; s++) {
                 int result = late.result(2 * i + s, results[at + s] & 0xFF);
-                if (result == SolvedTable.NONE) continue;
-                sink.row(i, packed, s, result == SolvedTable.DRAW ? -1 : result - 1, bestMoves[at + s], positions);
+                if (result == Result.NONE) continue;
+                sink.row(i, packed, s, result == Result.DRAW ? -1 : result - 1, bestMoves[at + s], positions);
             }
         }
     }

@@ -38,6 +38,7 @@ import tablebase.table.SolvedTable;
 import tablebase.table.Successors;
 import tablebase.table.TableFiles;
 import tablebase.table.TablePlan;
+import tablebase.probe.Result;
 
 /**
  * Writes a solved table into a folder: {@code parquet/} (one row per canonical position and side
@@ -318,7 +319,7 @@ public final class TableExport {
                 ranks[at] = (byte) IndexedTable.NO_MOVE;
                 codes[at] = PositionRows.NO_MOVE;
                 // a best move for a win or a loss (not checkmate); a mark for the stored side's legal entries, but a listed late ply's
-                boolean best = result != SolvedTable.NONE && result != SolvedTable.DRAW && result != 1, markable = markCaptures && s == stored && result == v;
+                boolean best = result != Result.NONE && result != Result.DRAW && result != 1, markable = markCaptures && s == stored && result == v;
                 if (!best && !markable) continue;
                 if (!decoded) decoded = index.decode(i, squares);
                 int n = best ? successors.sortedLegalMoves(squares, s, moves) : successors.legalExits(squares, s, moves);
@@ -452,7 +453,7 @@ public final class TableExport {
             Map<String, Object> counts = new LinkedHashMap<>();
             counts.put("win", wins);
             counts.put("loss", losses);
-            counts.put("draw", plies[s][SolvedTable.DRAW]);
+            counts.put("draw", plies[s][Result.DRAW]);
             sides.put(SIDES[s], counts);
         }
         return sides;

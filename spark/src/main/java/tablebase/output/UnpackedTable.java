@@ -27,6 +27,7 @@ import tablebase.probe.Tablebase;
 import tablebase.table.SolvedTable;
 import tablebase.table.TableFiles;
 import tablebase.table.TablePlan;
+import tablebase.probe.Result;
 
 /**
  * The packed files of a table whose folder keeps only its compressed ones, made again for a run that extends a set:
@@ -82,7 +83,7 @@ public final class UnpackedTable {
     }
 
     /**
-     * The kernel: each entry's result byte (see {@link SolvedTable}) as the engine gives it, from a probe of its
+     * The kernel: each entry's result code (see {@link Result}) as the engine gives it, from a probe of its
      * position: no canonical legal position where the engine has none, else a draw or the ply plus one.
      */
     static byte[] results(Material material, Tablebase tables, long lo, long hi) {
@@ -95,13 +96,13 @@ public final class UnpackedTable {
             for (int side = 0; side < 2; side++) {
                 int e = (int) (2 * (i - lo)) + side;
                 if (!canonical || gen.opponentInCheck(squares, side)) {
-                    results[e] = (byte) SolvedTable.NONE;
+                    results[e] = (byte) Result.NONE;
                     continue;
                 }
                 int ply = tables.ply(new Position(material, squares.clone(), side == 0 ? Color.WHITE : Color.BLACK));
-                if (ply + 1 > SolvedTable.MAX_PLY)
-                    throw new IllegalStateException(material.name() + " has plies past " + SolvedTable.MAX_PLY + ": keep its packed files (--keep-packed) to extend its set");
-                results[e] = (byte) (ply < 0 ? SolvedTable.DRAW : ply + 1);
+                if (ply + 1 > Result.MAX_PLY)
+                    throw new IllegalStateException(material.name() + " has plies past " + Result.MAX_PLY + ": keep its packed files (--keep-packed) to extend its set");
+                results[e] = (byte) (ply < 0 ? Result.DRAW : ply + 1);
             }
         }
         return results;

@@ -9,9 +9,10 @@ import tablebase.chess.Position;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
 import tablebase.probe.ResultPlane;
+import tablebase.probe.Result;
 
 /**
- * What each move of a position leads to: the result (see {@link SolvedTable}) of the position after it, in
+ * What each move of a position leads to: the result code (see {@link Result}) of the position after it, in
  * this table for a quiet move, in a smaller table for a capture or a promotion (bare kings: a draw). After a pawn's
  * double push that the opponent may take en passant, the position is worth the better of the table's entry (the
  * same position without that right) and the captures. One per thread: it keeps scratch space.
@@ -85,7 +86,7 @@ public final class Successors {
         int mover = MoveGenerator.piece(move), from = squares[mover], captured = MoveGenerator.captured(squares, move);
         int promotion = MoveGenerator.promotionCode(move);
         int code = exit(captured, promotion == 0 ? -1 : mover, promotion);
-        if (exitTables[code] == null) return SolvedTable.DRAW;
+        if (exitTables[code] == null) return Result.DRAW;
         int[] after = changes[code].after().size() == pieces ? sameSquares : smallerSquares;
         squares[mover] = MoveGenerator.to(move);
         changes[code].squares(squares, after);
@@ -97,7 +98,7 @@ public final class Successors {
         }
         long i = exitIndexes[code].index(after);
         int r = exitTables[code].result(2 * i + side);
-        if (r == SolvedTable.NONE)
+        if (r == Result.NONE)
             throw new TableInvariantException("the " + changes[code].after().name() + " table has no entry " + i + " for a legal position");
         return r;
     }
@@ -109,7 +110,7 @@ public final class Successors {
     private int withEnPassant(int[] squares, int side, int pushed, int entry) {
         int n = gen.enPassantCaptures(squares, side, pushed, enPassant);
         if (n == 0) return entry;
-        ResultFold fold = new ResultFold();
+        Result.Fold fold = new Result.Fold();
         for (int k = 0; k < n; k++) fold.add(exitResult(squares, enPassant[k], 1 - side));
         if (gen.legalMoves(squares, side, scratch) > 0) fold.addBest(entry);
         return fold.result();
@@ -129,7 +130,7 @@ public final class Successors {
      * {@code moves[first .. n - 1]} are looked at: those before {@code first} are known not to lead there.
      */
     public boolean exitsDecide(int[] squares, int side, int result, int[] moves, int first, int n) {
-        int wanted = result == SolvedTable.DRAW ? SolvedTable.DRAW : result - 1;
+        int wanted = result == Result.DRAW ? Result.DRAW : result - 1;
         long occupied = MoveGenerator.occupied(squares);
         for (int k = first; k < n; k++) if (!MoveGenerator.staysInTable(occupied, moves[k]) && exitResult(squares, moves[k], 1 - side) == wanted) return true;
         return false;

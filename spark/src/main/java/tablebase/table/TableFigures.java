@@ -4,21 +4,22 @@ import java.io.Serializable;
 import tablebase.chess.Color;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.LatePlies;
+import tablebase.probe.Result;
 
 /**
- * What the driver keeps of a solved table: its counts by side to move (0 White, 1 Black) and result ({@link
- * SolvedTable#DRAW} in slot 0, ply + 1 in slot ply + 1), of canonical entries and of the positions they stand for
+ * What the driver keeps of a solved table: its counts by side to move (0 White, 1 Black) and result (by its code,
+ * {@link Result}: a draw in slot 0, ply + 1 in slot ply + 1), of canonical entries and of the positions they stand for
  * ({@link PositionIndex#positions}), summed from each block's on the executors.
  */
 public record TableFigures(long[][] entries, long[][] positions) implements Serializable {
     /** The figures of a block of result bytes from index {@code lo} ({@code 2 * (index - lo) + side}) and its late plies: a kernel of the hand-off. */
     public static TableFigures of(PositionIndex index, long lo, byte[] results, LatePlies late) {
-        int slots = Math.max(SolvedTable.MAX_PLY, late.maxPly()) + 2;
+        int slots = Math.max(Result.MAX_PLY, late.maxPly()) + 2;
         long[][] entries = new long[2][slots], positions = new long[2][slots];
         int[] squares = new int[index.material().size()];
         for (int k = 0; k < results.length; k++) {
             int r = late.result(2 * lo + k, results[k] & 0xFF);
-            if (r == SolvedTable.NONE) continue;
+            if (r == Result.NONE) continue;
             entries[k & 1][r]++;
             positions[k & 1][r] += index.positions(lo + (k >>> 1), squares);
         }

@@ -25,6 +25,7 @@ import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
 import tablebase.table.TableFiles;
+import tablebase.probe.Result;
 
 /**
  * The engine under Spark's own failures (the test session retries a failed task up to 4 times): a ply whose tasks
@@ -78,7 +79,7 @@ class SparkFailuresTest {
         Material kqk = Material.parse("KQK"), krk = Material.parse("KRK"); // KKR is read from KRK
         PositionIndex index = new PositionIndex(kqk);
         byte[] none = new byte[Math.toIntExact(2 * index.size())];
-        Arrays.fill(none, (byte) IndexedTable.NONE);
+        Arrays.fill(none, (byte) Result.NONE);
         Files.createDirectories(dir.resolve("kqk"));
         try (OutputStream out = Files.newOutputStream(dir.resolve("kqk/kqk.tbl"))) {
             IndexedTable.writePart(index, 0, index.size(), none, none, tablebase.probe.LatePlies.NONE, out);

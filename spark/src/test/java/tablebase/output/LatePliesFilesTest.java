@@ -23,6 +23,7 @@ import tablebase.probe.IndexedTable;
 import tablebase.probe.Manifest;
 import tablebase.probe.SampleCheck;
 import tablebase.probe.Tablebase;
+import tablebase.probe.Result;
 
 /**
  * Plies past what a result byte holds, through every file: with a byte lowered to 31 plies, KQKR (69 plies) and KRK
@@ -75,7 +76,7 @@ class LatePliesFilesTest {
             CompressedTable cb = CompressedTable.open(files(b, mb, Manifest.COMPRESSED_FILES), new BlockCache(1 << 24));
             int side = CompressedTable.storedSide(material).ordinal();
             for (long i = 0; i < pa.index().size(); i++)
-                if (pa.result(2 * i + side) != IndexedTable.NONE) assertEquals(ca.result(i), cb.result(i), endgame + " index " + i);
+                if (pa.result(2 * i + side) != Result.NONE) assertEquals(ca.result(i), cb.result(i), endgame + " index " + i);
             ca.close();
             cb.close();
 
