@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import tablebase.table.RunSettings;
 import tablebase.chess.Color;
 import tablebase.chess.Material;
 import tablebase.generate.TableSolver;
@@ -31,12 +32,6 @@ public final class Generate {
             + "  --no-parquet leaves out the Parquet rows (for SQL) and keeps the compressed files and manifests alone\n"
             + "example: jobs/generate --endgame KQKR --out out/kqkr   (its smaller tables go beside it: out/kqk, out/krk)\n"
             + "example: jobs/generate --up-to 4 --out tables";
-
-    /** The Spark property for the fewest entries a partition of a table gets (smaller tables get fewer partitions, down to one task). */
-    public static final String ENTRIES_PER_PARTITION = TableSolver.ENTRIES_PER_PARTITION_SETTING;
-
-    /** The Spark property for the most entries a packed part file holds (a table of more is written as several part files). */
-    public static final String ENTRIES_PER_FILE = "spark.tablebase.entriesPerFile";
 
     private Generate() {}
 
@@ -126,7 +121,7 @@ public final class Generate {
 
     private static long entriesPerFile(SparkSession spark) {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        return Long.parseLong(TableSolver.setting(jsc, ENTRIES_PER_FILE, Long.toString(IndexedTable.ENTRIES_PER_FILE)));
+        return RunSettings.of(jsc).entriesPerFile();
     }
 
     /**
@@ -183,8 +178,7 @@ public final class Generate {
         String refusal = jsc.isLocal() ? plan.refusal(maxHeap, jsc.defaultParallelism()) : plan.clusterRefusal(maxHeap);
         if (refusal != null) throw new IllegalArgumentException(refusal);
         ProgressLines progress = new ProgressLines(plan, jsc.defaultParallelism(), args.has("--verbose"), System.out, System::nanoTime);
-        TableSolver solver = new TableSolver(jsc, partitions,
-                Long.parseLong(TableSolver.setting(jsc, ENTRIES_PER_PARTITION, Long.toString(TableSolver.ENTRIES_PER_PARTITION))), progress);
+        TableSolver solver = new TableSolver(jsc, partitions, RunSettings.of(jsc).entriesPerPartition(), progress);
         TableRun.Made result = new TableRun(jsc, solver, folders, progress, work, args.has("--keep-packed"), jsc.defaultParallelism()).run(order, made);
         Map<Material, Double> solveSeconds = result.seconds();
         int count = solveSeconds.size();

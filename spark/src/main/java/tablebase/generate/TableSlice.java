@@ -17,7 +17,6 @@ import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
 import tablebase.probe.LatePlies;
 import tablebase.table.ResultBlock;
-import tablebase.table.SolvedTable;
 import tablebase.table.TableInvariantException;
 import tablebase.probe.Result;
 import tablebase.table.Successors;

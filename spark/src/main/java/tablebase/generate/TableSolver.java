@@ -14,6 +14,7 @@ import tablebase.chess.MoveGenerator;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
 import tablebase.table.ResultBlock;
+import tablebase.table.RunSettings;
 import tablebase.table.SolvedTable;
 import tablebase.table.TableFigures;
 import tablebase.probe.Result;
@@ -44,7 +45,6 @@ public final class TableSolver {
     private final int partitions;
     private final SolveProgress progress;
     private final long entriesPerPartition;
-    private final boolean sampleLiveHeap;
 
     /**
      * A table gets at most {@code partitions} partitions and at least {@code entriesPerPartition} entries in each:
@@ -54,43 +54,12 @@ public final class TableSolver {
     public TableSolver(JavaSparkContext jsc, int partitions, long entriesPerPartition, SolveProgress progress) {
         this.jsc = jsc;
         this.partitions = partitions;
-        if (entriesPerPartition < 1) throw new IllegalArgumentException("entries per partition must be positive, not " + entriesPerPartition);
         this.entriesPerPartition = entriesPerPartition;
         this.progress = progress;
-        this.sampleLiveHeap = Boolean.parseBoolean(setting(jsc, SAMPLE_LIVE_HEAP, "false"));
     }
-
-    /**
-     * A {@code spark.tablebase.*} property of the run: the active session's value (which starts as the Spark
-     * properties and may be set on a running session, as a notebook or a test does), else the Spark property.
-     */
-    public static String setting(JavaSparkContext jsc, String key, String otherwise) {
-        scala.Option<SparkSession> session = SparkSession.getActiveSession();
-        if (session.isEmpty()) session = SparkSession.getDefaultSession();
-        return session.isDefined() ? session.get().conf().get(key, jsc.getConf().get(key, otherwise)) : jsc.getConf().get(key, otherwise);
-    }
-
-    /**
-     * The Spark property that makes a table's solving sample its live heap with a full collection after init, every
-     * tenth ply and at the hand-off (a benchmark's measure: each costs a full GC).
-     */
-    public static final String SAMPLE_LIVE_HEAP = "spark.tablebase.sampleLiveHeap";
-
-    /**
-     * The Spark property for the plies a result byte holds (default and most {@link Result#MAX_PLY}): later plies
-     * are kept in lists beside the bytes, while solving ({@link TableSlice}) and in the files ({@link
-     * tablebase.probe.LatePlies}). A test lowers it to make long tables that way.
-     */
-    public static final String BYTE_PLIES = "spark.tablebase.bytePlies";
-
-    /** The Spark property for the fewest entries a partition of a table gets. */
-    public static final String ENTRIES_PER_PARTITION_SETTING = "spark.tablebase.entriesPerPartition";
-
-    /** The default fewest entries (index and side) in a partition: a table of up to 2^24 is solved in one task. */
-    public static final long ENTRIES_PER_PARTITION = 1L << 24;
 
     public TableSolver(JavaSparkContext jsc, int partitions, SolveProgress progress) {
-        this(jsc, partitions, ENTRIES_PER_PARTITION, progress);
+        this(jsc, partitions, RunSettings.DEFAULT_ENTRIES_PER_PARTITION, progress);
     }
 
     /** Why the engine cannot make this material, or null when it can. */
@@ -140,13 +109,6 @@ public final class TableSolver {
     }
 
     /**
-     * The Spark property that fails the first attempt of every task of one ply (its number), after the slice's own
-     * un-moves and before it reads the kings' un-moves of the shuffle: fault injection, for the tests that show a
-     * retried ply makes the same table.
-     */
-    public static final String FAIL_ONCE_AT_PLY = "spark.tablebase.failOnceAtPly";
-
-    /**
      * Solves {@code material}, saving each ply's slices under {@code workDir} (any Hadoop filesystem path, or null
      * for none) and continuing from the last ply saved there. A table solved in one task saves nothing: it takes
      * seconds. The caller deletes the table's work folder ({@link WorkFolder#deleteTable}) once its outputs are written,
@@ -170,8 +132,9 @@ public final class TableSolver {
         long start = System.nanoTime();
         PositionIndex index = new PositionIndex(material);
         Layout layout = new Layout(material, index, new MoveGenerator(material), oneTask ? 1 : partitions(index, this.partitions, entriesPerPartition));
-        int bytePlies = bytePlies();
-        try (LiveHeap heap = new LiveHeap(sampleLiveHeap); FailFast failFast = new FailFast(jsc.sc())) {
+        RunSettings settings = RunSettings.of(jsc);
+        int bytePlies = settings.bytePlies();
+        try (LiveHeap heap = new LiveHeap(settings.sampleLiveHeap()); FailFast failFast = new FailFast(jsc.sc())) {
             ExecutorHeaps executorHeaps = new ExecutorHeaps(jsc);
             JavaRDD<ResultBlock> blocks;
             if (layout.partitions() == 1) {
@@ -182,7 +145,7 @@ public final class TableSolver {
                         0, index.size(), bytePlies))));
                 stopping(failFast, blocks::count);
             } else {
-                blocks = solveOverPartitions(layout, subs, workDir, bytePlies, start, heap, failFast, executorHeaps);
+                blocks = solveOverPartitions(layout, subs, workDir, settings, start, heap, failFast, executorHeaps);
             }
             heap.sample();
             label(material.name() + ": figures of the results");
@@ -193,7 +156,7 @@ public final class TableSolver {
             long positions = figures.canonicalPositions();
             progress.note(String.format("%s: solved %,d positions in %.2f s, %,.0f positions a second; %s%s%s",
                     material.name(), positions, seconds, positions / seconds, LiveHeap.figures(heap.peak(), index.size()),
-                    sampleLiveHeap ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", heap.sampled() >> 20,
+                    settings.sampleLiveHeap() ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", heap.sampled() >> 20,
                             (double) heap.sampled() / index.size()) : "",
                     executorHeaps.describe()));
             return new SolvedTable(material, blocks, figures, seconds);
@@ -213,14 +176,6 @@ public final class TableSolver {
         }
     }
 
-    /** The plies a result byte holds in this run (see {@link #BYTE_PLIES}). */
-    private int bytePlies() {
-        int bytePlies = Integer.parseInt(setting(jsc, BYTE_PLIES, Integer.toString(Result.MAX_PLY)));
-        if (bytePlies < 1 || bytePlies > Result.MAX_PLY)
-            throw new IllegalArgumentException(BYTE_PLIES + " is " + bytePlies + "; a result byte holds 1 to " + Result.MAX_PLY + " plies");
-        return bytePlies;
-    }
-
     /** A table solved in one task reports its plies once it is done, from its figures. */
     private void noteOneTaskPlies(Material material, PositionIndex index, SmallerTables subs, TableFigures figures, long start) {
         long decided = figures.entries()[0][1] + figures.entries()[1][1];
@@ -235,10 +190,11 @@ public final class TableSolver {
     }
 
     /** Init (or the last ply saved in {@code workDir}), then every ply over the partitions; the result blocks, kept. */
-    private JavaRDD<ResultBlock> solveOverPartitions(Layout layout, SmallerTables subs, String workDir, int bytePlies, long start, LiveHeap heap,
+    private JavaRDD<ResultBlock> solveOverPartitions(Layout layout, SmallerTables subs, String workDir, RunSettings settings, long start, LiveHeap heap,
                                                      FailFast failFast, ExecutorHeaps executorHeaps) throws IOException {
         Material material = layout.material();
         PositionIndex index = layout.index();
+        int bytePlies = settings.bytePlies();
         WorkFolder work = workDir == null ? null : WorkFolder.open(WorkFolder.ofTable(workDir, material), material, layout.partitions(),
                 jsc.hadoopConfiguration());
         int resumeAt = work == null ? -1 : work.lastLevel();
@@ -255,7 +211,7 @@ public final class TableSolver {
                 material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
         PlyLineage lineage = new PlyLineage(jsc, material, work, failFast, progress);
         JavaRDD<TableSlice> solved = solvePlies(layout, new PlyLineage.PlyState(slices, Math.max(resumeAt, 0), frontier, decided), lastEvent, lineage,
-                heap, executorHeaps);
+                settings.failOnceAtPly(), heap, executorHeaps);
         heap.sample();
         JavaRDD<ResultBlock> blocks = checkpointed(solved.map(TableSlice::block));
         stopping(failFast, blocks::count);
@@ -293,9 +249,8 @@ public final class TableSolver {
      * The plies after {@code state}'s, each a Spark stage that shuffles the kings' un-moves, until a ply decides
      * nothing and no capture's result lies ahead ({@code lastEvent}); returns the last slices, kept.
      */
-    private JavaRDD<TableSlice> solvePlies(Layout layout, PlyLineage.PlyState state, int lastEvent, PlyLineage lineage, LiveHeap heap,
+    private JavaRDD<TableSlice> solvePlies(Layout layout, PlyLineage.PlyState state, int lastEvent, PlyLineage lineage, int failOnceAt, LiveHeap heap,
                                            ExecutorHeaps executorHeaps) throws IOException {
-        int failOnceAt = Integer.parseInt(setting(jsc, FAIL_ONCE_AT_PLY, "-1"));
         try (PlyMeters meters = new PlyMeters(jsc.sc(), heap, progress, layout.material(), 2 * layout.index().size())) {
             for (int q = state.ply() + 1; state.frontier() > 0 || q <= lastEvent; q++) {
                 meters.plyStarts();
@@ -349,7 +304,7 @@ public final class TableSolver {
             @Override public boolean hasNext() {
                 TaskContext task = TaskContext.get();
                 if (task.attemptNumber() == 0 && task.stageAttemptNumber() == 0)
-                    throw new IllegalStateException("injected failure (" + FAIL_ONCE_AT_PLY + ") in partition " + task.partitionId());
+                    throw new IllegalStateException("injected failure (" + RunSettings.FAIL_ONCE_AT_PLY + ") in partition " + task.partitionId());
                 return kingKeys.hasNext();
             }
 

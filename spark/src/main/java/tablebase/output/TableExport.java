@@ -24,6 +24,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
+import tablebase.table.RunSettings;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
 import tablebase.generate.SmallerTables;
@@ -76,7 +77,7 @@ public final class TableExport {
         Material material = table.material();
         PositionIndex index = table.index();
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
-        boolean markCaptures = Boolean.parseBoolean(tablebase.generate.TableSolver.setting(jsc, MARK_CAPTURES, "true"));
+        boolean markCaptures = RunSettings.of(jsc).markCaptures();
         String staging = folder.staging().toString(), planes = new Path(staging, RESULT_PLANES).toString();
         boolean parquet = run.parquet();
         FutureTask<Map<String, Object>> seed = null;
@@ -142,13 +143,6 @@ public final class TableExport {
             throw new IOException(cause);
         }
     }
-
-    /**
-     * The Spark property that has the compressed tables mark the entries their captures and promotions decide, where
-     * that compresses a part smaller (by up to a third: see docs/figures.md); a lookup then searches those moves, once
-     * while the entry's block is held, which makes lookups of marked tables slower. On unless set to false.
-     */
-    public static final String MARK_CAPTURES = "spark.tablebase.markCaptures";
 
     /** A table written: its manifest, and the wall-clock time (epoch milliseconds) its last Parquet file was in place. */
     public record Written(Map<String, Object> manifest, long rowsDoneMillis) {}

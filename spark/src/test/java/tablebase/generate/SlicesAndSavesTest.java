@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import org.junit.jupiter.api.Test;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
+import tablebase.table.RunSettings;
 import tablebase.probe.IndexedTable;
 
 /** How a table is split into slices whatever the partitions asked, and when a ply is saved. */
@@ -16,7 +17,7 @@ class SlicesAndSavesTest {
         for (String name : new String[] {"KRRRKQ", "KNNNKN", "KQRKQR", "KKQRBP", "KQRBKP", "KPPPKPP", "KQQQKQ"}) {
             PositionIndex index = new PositionIndex(Material.parse(name));
             for (int asked : new int[] {1, 2, 32, 1000}) {
-                int partitions = TableSolver.partitions(index, asked, TableSolver.ENTRIES_PER_PARTITION);
+                int partitions = TableSolver.partitions(index, asked, RunSettings.DEFAULT_ENTRIES_PER_PARTITION);
                 long[] starts = IndexedTable.kingPairStarts(index, partitions);
                 assertEquals(index.size(), starts[partitions]);
                 for (int p = 0; p < partitions; p++) {
@@ -26,7 +27,7 @@ class SlicesAndSavesTest {
             }
         }
         // a small table is still solved in one task
-        assertEquals(1, TableSolver.partitions(new PositionIndex(Material.parse("KQKR")), 8, TableSolver.ENTRIES_PER_PARTITION));
+        assertEquals(1, TableSolver.partitions(new PositionIndex(Material.parse("KQKR")), 8, RunSettings.DEFAULT_ENTRIES_PER_PARTITION));
     }
 
     @Test

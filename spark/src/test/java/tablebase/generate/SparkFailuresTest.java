@@ -19,6 +19,7 @@ import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tablebase.table.RunSettings;
 import tablebase.SolvedResults;
 import tablebase.SparkTestSession;
 import tablebase.chess.Material;
@@ -58,7 +59,7 @@ class SparkFailuresTest {
         SolvedResults reference = TableSolverTest.solve(KQKR, 3).get(KQKR); // KQK and KRK written for the runs below
         TableSolver solver = new TableSolver(SparkTestSession.context(), 3, 1, System.out::println);
         for (int ply : new int[] {5, 6}) { // a ply of wins, and one of losses, which counts moves off
-            SparkTestSession.session().conf().set(TableSolver.FAIL_ONCE_AT_PLY, Integer.toString(ply));
+            SparkTestSession.session().conf().set(RunSettings.FAIL_ONCE_AT_PLY, Integer.toString(ply));
             SolvedResults retried;
             try (Failures failures = new Failures()) {
                 retried = TableSolverTest.solve(solver, KQKR, null);
@@ -67,7 +68,7 @@ class SparkFailuresTest {
                 assertEquals(3, seen.size(), "each of the 3 tasks of ply " + ply + " failed once: " + seen);
                 assertTrue(seen.stream().allMatch(m -> m.contains("injected failure")), seen::toString);
             } finally {
-                SparkTestSession.session().conf().unset(TableSolver.FAIL_ONCE_AT_PLY);
+                SparkTestSession.session().conf().unset(RunSettings.FAIL_ONCE_AT_PLY);
             }
             assertArrayEquals(reference.results(), retried.results(), "KQKR after the tasks of ply " + ply + " failed halfway");
         }

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tablebase.table.RunSettings;
 import tablebase.BruteForce;
 import tablebase.SchemeFileSystem;
 import tablebase.SparkTestSession;
@@ -178,7 +179,7 @@ class TableSolverTest {
         Material kqkr = Material.parse("KQKR");
         int[] whole = solve(kqkr, 3).get(kqkr).results();
         org.apache.spark.sql.RuntimeConfig conf = SparkTestSession.session().conf();
-        conf.set(TableSolver.BYTE_PLIES, "31");
+        conf.set(RunSettings.BYTE_PLIES, "31");
         try {
             SolvedResults split = solve(new TableSolver(SparkTestSession.context(), 3, 1, System.out::println), kqkr, null);
             assertEquals(35, split.longestWin(Color.WHITE), "published: KQKR's longest win is 35 moves, 69 plies, past the 31 a byte holds here");
@@ -186,7 +187,7 @@ class TableSolverTest {
             SolvedResults alone = solve(new TableSolver(SparkTestSession.context(), 3, System.out::println), kqkr, null);
             assertTrue(java.util.Arrays.equals(whole, alone.results()), "KQKR in one task with 31 plies a byte");
         } finally {
-            conf.unset(TableSolver.BYTE_PLIES);
+            conf.unset(RunSettings.BYTE_PLIES);
         }
     }
 

@@ -12,6 +12,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tablebase.table.RunSettings;
 import tablebase.GeneratedTables;
 import tablebase.SparkTestSession;
 import tablebase.chess.Material;
@@ -38,13 +39,13 @@ class LatePliesFilesTest {
     void tablesWrittenWithLatePliesReadAsTablesWrittenWithWholeBytes(@TempDir Path dir) throws Exception {
         Path whole = GeneratedTables.folder("KQKR").getParent();
         org.apache.spark.sql.RuntimeConfig conf = SparkTestSession.session().conf();
-        conf.set(TableSolver.BYTE_PLIES, Integer.toString(BYTE_PLIES));
-        conf.set(Generate.ENTRIES_PER_FILE, "1000000");
+        conf.set(RunSettings.BYTE_PLIES, Integer.toString(BYTE_PLIES));
+        conf.set(RunSettings.ENTRIES_PER_FILE, "1000000");
         try {
             assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", dir.resolve("kqkr").toString(), "--partitions", "3", "--keep-packed"}));
         } finally {
-            conf.unset(TableSolver.BYTE_PLIES);
-            conf.unset(Generate.ENTRIES_PER_FILE);
+            conf.unset(RunSettings.BYTE_PLIES);
+            conf.unset(RunSettings.ENTRIES_PER_FILE);
         }
         long lateKqkr = 0;
         for (String endgame : List.of("KQKR", "KRK", "KQK")) {

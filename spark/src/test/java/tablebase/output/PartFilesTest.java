@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import tablebase.table.RunSettings;
 import tablebase.GeneratedTables;
 import tablebase.SparkTestSession;
 import tablebase.chess.Material;
@@ -27,11 +28,11 @@ class PartFilesTest {
     @Test
     void aTableInPartsProbesAsInOneFileAndItsBiggerTableIsTheSame(@TempDir Path dir) throws Exception {
         Path whole = GeneratedTables.folder("KQKR"); // its KQK beside it, in one file
-        SparkTestSession.session().conf().set(Generate.ENTRIES_PER_FILE, "10000");
+        SparkTestSession.session().conf().set(RunSettings.ENTRIES_PER_FILE, "10000");
         try {
             assertEquals(0, Generate.generate(new String[] {"--endgame", "KQK", "--out", dir.resolve("kqk").toString(), "--keep-packed"}));
         } finally {
-            SparkTestSession.session().conf().unset(Generate.ENTRIES_PER_FILE);
+            SparkTestSession.session().conf().unset(RunSettings.ENTRIES_PER_FILE);
         }
         List<Map<?, ?>> parts = Manifest.packedFiles(Manifest.read(dir.resolve("kqk").resolve(Manifest.FILE)));
         assertTrue(parts.size() >= 5, parts.size() + " parts of at most 10,000 entries");
