@@ -24,12 +24,13 @@ import tablebase.table.TablePlan;
 /** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
 public final class Generate {
     static final String USAGE = "usage: generate (--endgame KBNK[,KQKR...] | --up-to N [--no-pawns]) --out DIR [--work DIR] [--master local[*]]"
-            + " [--partitions N] [--overwrite] [--keep-packed] [--no-parquet] [--verbose] [--conf spark.key=value ...]\n"
+            + " [--partitions N] [--overwrite] [--keep-packed] [--no-parquet] [--verbose] [--figures FILE] [--conf spark.key=value ...]\n"
             + "  one endgame: DIR is its folder, its smaller tables go beside it; several, or every material of up to N pieces:\n"
             + "  DIR is a folder of tables, DIR/kqkr ..., where the tables already there are reused\n"
             + "  a progress line every 10 s says each table's ply and time left; --verbose prints every ply instead\n"
             + "  a table's packed files (*.tbl) go once no table of the run reads them: --keep-packed keeps them;\n"
             + "  --no-parquet leaves out the Parquet rows (for SQL) and keeps the compressed files and manifests alone\n"
+            + "  --figures FILE writes each table's figures (times, heap, plies, shuffle) as a JSON line into FILE\n"
             + "example: jobs/generate --endgame KQKR --out out/kqkr   (its smaller tables go beside it: out/kqk, out/krk)\n"
             + "example: jobs/generate --up-to 4 --out tables";
 
@@ -47,7 +48,7 @@ public final class Generate {
 
     /** Runs the command and returns its exit code; a Spark session already active is used and left running. */
     public static int generate(String[] argv) throws Exception {
-        Args args = new Args(argv, Set.of("--endgame", "--up-to", "--out", "--work", "--master", "--partitions", "--conf"),
+        Args args = new Args(argv, Set.of("--endgame", "--up-to", "--out", "--work", "--master", "--partitions", "--conf", "--figures"),
                 Set.of("--overwrite", "--no-pawns", "--verbose", "--keep-packed", "--no-parquet"));
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         if (args.has("--endgame") == args.has("--up-to")) throw new Args.UsageException("give --endgame E[,E...] or --up-to N");
@@ -179,7 +180,10 @@ public final class Generate {
         if (refusal != null) throw new IllegalArgumentException(refusal);
         ProgressLines progress = new ProgressLines(plan, jsc.defaultParallelism(), args.has("--verbose"), System.out, System::nanoTime);
         TableSolver solver = new TableSolver(jsc, partitions, RunSettings.of(jsc).entriesPerPartition(), progress);
-        TableRun.Made result = new TableRun(jsc, solver, folders, progress, work, args.has("--keep-packed"), jsc.defaultParallelism()).run(order, made);
+        TableRun.Made result;
+        try (FiguresLog figures = args.has("--figures") ? FiguresLog.to(java.nio.file.Path.of(args.get("--figures", null))) : FiguresLog.none()) {
+            result = new TableRun(jsc, solver, folders, progress, work, args.has("--keep-packed"), jsc.defaultParallelism(), figures).run(order, made);
+        }
         Map<Material, Double> solveSeconds = result.seconds();
         int count = solveSeconds.size();
         if (work != null) WorkFolder.deleteTable(work, null, spark.sparkContext().hadoopConfiguration());

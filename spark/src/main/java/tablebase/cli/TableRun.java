@@ -40,6 +40,7 @@ final class TableRun {
     private final String work;
     private final boolean keepPacked;
     private final int cores;
+    private final FiguresLog figuresLog;
 
     /** What the run made: each table's solving time and figures. */
     record Made(Map<Material, Double> seconds, Map<Material, TableFigures> figures) {}
@@ -47,7 +48,8 @@ final class TableRun {
     /** A table solved, with the smaller tables it read (released once it is written). */
     private record Solved(SolvedTable table, SmallerTables smaller) {}
 
-    TableRun(JavaSparkContext jsc, TableSolver solver, TableFolders folders, ProgressLines progress, String work, boolean keepPacked, int cores) {
+    TableRun(JavaSparkContext jsc, TableSolver solver, TableFolders folders, ProgressLines progress, String work, boolean keepPacked, int cores,
+             FiguresLog figuresLog) {
         this.jsc = jsc;
         this.solver = solver;
         this.folders = folders;
@@ -55,6 +57,7 @@ final class TableRun {
         this.work = work;
         this.keepPacked = keepPacked;
         this.cores = cores;
+        this.figuresLog = figuresLog;
     }
 
     /** Makes the tables of {@code order} (those its folders do not hold, and {@code made} always), smaller first. */
@@ -118,7 +121,7 @@ final class TableRun {
             SolvedTable solved = solver.solve(m, subs, work, share < cores && solver.partitions(m) > 1);
             progress.solved(m);
             coresFree.solved();
-            result.seconds().put(m, solved.seconds());
+            result.seconds().put(m, solved.solve().seconds());
             result.figures().put(m, solved.figures());
             return new Solved(solved, subs);
         } catch (IOException e) {
@@ -132,7 +135,9 @@ final class TableRun {
     private TableFiles write(Solved s, Readers readers, Cores coresFree) {
         Material m = s.table().material();
         try {
-            TableFiles files = folders.write(s.table(), s.smaller());
+            TableFolders.Wrote wrote = folders.write(s.table(), s.smaller());
+            figuresLog.table(s.table(), wrote);
+            TableFiles files = wrote.files();
             if (work != null) WorkFolder.deleteTable(work, m, jsc.hadoopConfiguration()); // its outputs are in place: its plies are not needed again
             readers.done(m);
             return files;

@@ -23,11 +23,17 @@ final class ExecutorHeaps implements java.io.Serializable {
         return made;
     }
 
-    /** "; executors' peak live heap (after GC): 0 1,234 MB, 1 1,100 MB", or nothing in local mode. */
-    String describe() {
+    /** Each executor's peak heap after GC, by its id; none in local mode (the executor is the driver). */
+    TreeMap<String, Long> peaks() {
         TreeMap<String, Long> peaks = new TreeMap<>();
         for (Tuple2<String, Long> r : reports.value()) peaks.merge(r._1(), r._2(), Math::max);
         peaks.remove("driver");
+        return peaks;
+    }
+
+    /** "; executors' peak live heap (after GC): 0 1,234 MB, 1 1,100 MB", or nothing in local mode. */
+    String describe() {
+        TreeMap<String, Long> peaks = peaks();
         if (peaks.isEmpty()) return "";
         StringBuilder b = new StringBuilder("; executors' peak live heap (after GC):");
         peaks.forEach((id, bytes) -> b.append(String.format(" %s %,d MB,", id, bytes >> 20)));

@@ -15,6 +15,7 @@ import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
 import tablebase.table.ResultBlock;
 import tablebase.table.RunSettings;
+import tablebase.table.SolveFigures;
 import tablebase.table.SolvedTable;
 import tablebase.table.TableFigures;
 import tablebase.probe.Result;
@@ -134,7 +135,8 @@ public final class TableSolver {
         Layout layout = new Layout(material, index, new MoveGenerator(material), oneTask ? 1 : partitions(index, this.partitions, entriesPerPartition));
         RunSettings settings = RunSettings.of(jsc);
         int bytePlies = settings.bytePlies();
-        try (LiveHeap heap = new LiveHeap(settings.sampleLiveHeap()); FailFast failFast = new FailFast(jsc.sc())) {
+        try (LiveHeap heap = new LiveHeap(settings.sampleLiveHeap()); FailFast failFast = new FailFast(jsc.sc());
+             PlyMeters meters = new PlyMeters(jsc.sc(), heap, progress, material, 2 * index.size())) {
             ExecutorHeaps executorHeaps = new ExecutorHeaps(jsc);
             JavaRDD<ResultBlock> blocks;
             if (layout.partitions() == 1) {
@@ -145,7 +147,7 @@ public final class TableSolver {
                         0, index.size(), bytePlies))));
                 stopping(failFast, blocks::count);
             } else {
-                blocks = solveOverPartitions(layout, subs, workDir, settings, start, heap, failFast, executorHeaps);
+                blocks = solveOverPartitions(layout, subs, workDir, settings, start, heap, meters, failFast, executorHeaps);
             }
             heap.sample();
             label(material.name() + ": figures of the results");
@@ -159,7 +161,9 @@ public final class TableSolver {
                     settings.sampleLiveHeap() ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", heap.sampled() >> 20,
                             (double) heap.sampled() / index.size()) : "",
                     executorHeaps.describe()));
-            return new SolvedTable(material, blocks, figures, seconds);
+            SolveFigures solve = new SolveFigures(seconds, positions, heap.peak(), heap.sampled(), executorHeaps.peaks(),
+                    layout.partitions() == 1 ? figures.maxPly() : meters.lastPly(), meters.shuffled(), meters.largestPly());
+            return new SolvedTable(material, blocks, figures, solve);
         } finally {
             jsc.clearCallSite();
             jsc.setJobDescription(null);
@@ -191,7 +195,7 @@ public final class TableSolver {
 
     /** Init (or the last ply saved in {@code workDir}), then every ply over the partitions; the result blocks, kept. */
     private JavaRDD<ResultBlock> solveOverPartitions(Layout layout, SmallerTables subs, String workDir, RunSettings settings, long start, LiveHeap heap,
-                                                     FailFast failFast, ExecutorHeaps executorHeaps) throws IOException {
+                                                     PlyMeters meters, FailFast failFast, ExecutorHeaps executorHeaps) throws IOException {
         Material material = layout.material();
         PositionIndex index = layout.index();
         int bytePlies = settings.bytePlies();
@@ -211,7 +215,7 @@ public final class TableSolver {
                 material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
         PlyLineage lineage = new PlyLineage(jsc, material, work, failFast, progress);
         JavaRDD<TableSlice> solved = solvePlies(layout, new PlyLineage.PlyState(slices, Math.max(resumeAt, 0), frontier, decided), lastEvent, lineage,
-                settings.failOnceAtPly(), heap, executorHeaps);
+                settings.failOnceAtPly(), meters, executorHeaps);
         heap.sample();
         JavaRDD<ResultBlock> blocks = checkpointed(solved.map(TableSlice::block));
         stopping(failFast, blocks::count);
@@ -249,29 +253,27 @@ public final class TableSolver {
      * The plies after {@code state}'s, each a Spark stage that shuffles the kings' un-moves, until a ply decides
      * nothing and no capture's result lies ahead ({@code lastEvent}); returns the last slices, kept.
      */
-    private JavaRDD<TableSlice> solvePlies(Layout layout, PlyLineage.PlyState state, int lastEvent, PlyLineage lineage, int failOnceAt, LiveHeap heap,
+    private JavaRDD<TableSlice> solvePlies(Layout layout, PlyLineage.PlyState state, int lastEvent, PlyLineage lineage, int failOnceAt, PlyMeters meters,
                                            ExecutorHeaps executorHeaps) throws IOException {
-        try (PlyMeters meters = new PlyMeters(jsc.sc(), heap, progress, layout.material(), 2 * layout.index().size())) {
-            for (int q = state.ply() + 1; state.frontier() > 0 || q <= lastEvent; q++) {
-                meters.plyStarts();
-                JavaRDD<TableSlice> next = nextPly(layout, state.slices(), q, q == failOnceAt, executorHeaps);
-                long found;
-                try {
-                    found = frontier(next); // the action that makes the ply
-                    lineage.made(next, q);
-                } catch (Exception e) { // SparkException, checked, comes through Scala undeclared
-                    next.unpersist(false);
-                    state.slices().unpersist(false);
-                    state = restored(lineage, q, e);
-                    q = state.ply();
-                    continue;
-                }
+        for (int q = state.ply() + 1; state.frontier() > 0 || q <= lastEvent; q++) {
+            meters.plyStarts();
+            JavaRDD<TableSlice> next = nextPly(layout, state.slices(), q, q == failOnceAt, executorHeaps);
+            long found;
+            try {
+                found = frontier(next); // the action that makes the ply
+                lineage.made(next, q);
+            } catch (Exception e) { // SparkException, checked, comes through Scala undeclared
+                next.unpersist(false);
                 state.slices().unpersist(false);
-                state = new PlyLineage.PlyState(next, q, found, state.decided() + found);
-                meters.plyDone(q, found, state.decided());
+                state = restored(lineage, q, e);
+                q = state.ply();
+                continue;
             }
-            return state.slices();
+            state.slices().unpersist(false);
+            state = new PlyLineage.PlyState(next, q, found, state.decided() + found);
+            meters.plyDone(q, found, state.decided());
         }
+        return state.slices();
     }
 
     private static PlyLineage.PlyState restored(PlyLineage lineage, int q, Exception failure) throws IOException {

@@ -206,11 +206,14 @@ public final class TableFolders {
         return new TableFiles(material, folder.toString(), parts.stream().map(p -> String.valueOf(p.get("name"))).toList());
     }
 
+    /** A table written: its files, the seconds until they were in place, and until its Parquet rows were (null without rows). */
+    public record Wrote(TableFiles files, double seconds, Double rowsSeconds) {}
+
     /**
      * Writes a table just solved into its folder (aside, then renamed) and returns its files; {@code smaller} opens
      * the tables its captures reach.
      */
-    public TableFiles write(SolvedTable table, SmallerTables smaller) throws IOException {
+    public Wrote write(SolvedTable table, SmallerTables smaller) throws IOException {
         long start = System.nanoTime(), startMillis = System.currentTimeMillis();
         TableExport.Written written;
         if (table.material().equals(asked)) {
@@ -223,11 +226,12 @@ public final class TableFolders {
             }
         }
         double seconds = (System.nanoTime() - start) / 1e9;
+        Double rowsSeconds = run.parquet() ? Math.max(0, written.rowsDoneMillis() - startMillis) / 1e3 : null;
         if (run.parquet())
             say.accept(String.format("wrote %s to %s in %.2f s, its Parquet rows in %.2f s", table.material().name(), folderOf(table.material()),
-                    seconds, Math.max(0, written.rowsDoneMillis() - startMillis) / 1e3));
+                    seconds, rowsSeconds));
         else
             say.accept(String.format("wrote %s to %s in %.2f s (no Parquet rows: --no-parquet)", table.material().name(), folderOf(table.material()), seconds));
-        return files(table.material(), folderOf(table.material()), Manifest.packedFiles(written.manifest()));
+        return new Wrote(files(table.material(), folderOf(table.material()), Manifest.packedFiles(written.manifest())), seconds, rowsSeconds);
     }
 }

@@ -10,7 +10,7 @@ import tablebase.chess.PositionIndex;
  * canonical legal position; plies a byte cannot hold in the block's {@link tablebase.probe.LatePlies}), and the
  * figures the driver holds. The driver never holds the entries.
  */
-public record SolvedTable(Material material, JavaRDD<ResultBlock> blocks, TableFigures figures, double seconds) {
+public record SolvedTable(Material material, JavaRDD<ResultBlock> blocks, TableFigures figures, SolveFigures solve) {
     public PositionIndex index() { return new PositionIndex(material); }
 
     /** Lets the executors drop the blocks, once the table is written. */

@@ -284,4 +284,34 @@ class GenerateCliTest {
         }
         assertEquals(open, SchemeFileSystem.OPEN.get());
     }
+
+    @Test
+    void figuresAreOneJsonLinePerTableMadeThatTheManifestsAgreeWith(@TempDir Path dir) throws Exception {
+        Path figures = dir.resolve("figures.jsonl");
+        // KQKR over 2 partitions of at most 100,000 entries, so that its plies shuffle; KQK and KRK each in one task
+        CliRun r = run("--endgame", "KQKR", "--out", dir.resolve("kqkr").toString(), "--partitions", "2", "--figures", figures.toString(),
+                "--conf", "spark.tablebase.entriesPerPartition=100000");
+        assertEquals(0, r.exit(), r.err());
+        List<String> lines = Files.readAllLines(figures);
+        assertEquals(3, lines.size(), String.join("\n", lines));
+        for (String line : lines) {
+            Map<String, Object> f = tablebase.probe.Json.parseObject(line);
+            String endgame = (String) f.get("endgame");
+            Map<String, Object> manifest = Manifest.read(dir.resolve(endgame.toLowerCase()).resolve(Manifest.FILE));
+            assertEquals(Manifest.entries(manifest), ((Number) f.get("entries")).longValue(), endgame);
+            long positions = 0;
+            int longest = 0;
+            for (String side : List.of("white_to_move", "black_to_move")) {
+                Map<?, ?> counts = (Map<?, ?>) ((Map<?, ?>) manifest.get("canonical_positions")).get(side);
+                for (Object n : counts.values()) positions += ((Number) n).longValue();
+                Map<?, ?> dtm = (Map<?, ?>) ((Map<?, ?>) manifest.get("longest_dtm")).get(side);
+                longest = Math.max(longest, Math.max(2 * ((Number) dtm.get("win")).intValue() - 1, 2 * ((Number) dtm.get("loss")).intValue()));
+            }
+            assertEquals(positions, ((Number) f.get("positions")).longValue(), endgame);
+            assertEquals(longest, ((Number) f.get("plies")).intValue(), endgame + ": the last ply is the longest win's or loss's");
+            assertTrue(((Number) f.get("solve_seconds")).doubleValue() > 0 && ((Number) f.get("write_seconds")).doubleValue() > 0, line);
+            assertEquals(endgame.equals("KQKR"), ((Number) f.get("shuffled_bytes")).longValue() > 0, line);
+            assertTrue(((Number) f.get("largest_ply_shuffled_bytes")).longValue() <= ((Number) f.get("shuffled_bytes")).longValue(), line);
+        }
+    }
 }
