@@ -65,7 +65,7 @@ public final class LatePlies implements Serializable {
 
     /**
      * The result of an entry whose byte is {@code b} (0..255): {@link IndexedTable#NONE} for 255, else the ply + 1
-     * this list gives a marker byte, else the byte ({@link IndexedTable#DRAW} or ply + 1).
+     * this list gives a marker byte, else the byte (a {@link Result} code: {@link Result#DRAW} or ply + 1).
      */
     public int result(long entry, int b) {
         if (b == NONE_BYTE) return Result.NONE;

@@ -5,6 +5,6 @@ package tablebase.probe;
  * It only reads: any number of threads may share one.
  */
 public record ResultPlane(EntryPlane bytes, LatePlies late) {
-    /** The result of an entry: {@link IndexedTable#DRAW}, {@link IndexedTable#NONE} (no canonical legal position) or ply + 1. */
+    /** The result code of an entry, as {@link Result} spells it: a draw, no canonical legal position, or ply + 1. */
     public int result(long entry) { return late.result(entry, bytes.get(entry)); }
 }
