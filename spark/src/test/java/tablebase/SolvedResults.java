@@ -10,7 +10,7 @@ import tablebase.chess.Color;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
-import tablebase.table.ResultBlock;
+import tablebase.table.SolvedPartition;
 import tablebase.table.SolvedTable;
 import tablebase.table.TableFigures;
 import tablebase.table.TableFiles;
@@ -24,9 +24,9 @@ import tablebase.probe.Result;
 public record SolvedResults(Material material, int[] results, TableFigures figures) {
     /** Gathers a solved table's blocks; the table stays as it was (the caller releases it). */
     public static SolvedResults of(SolvedTable table) {
-        List<ResultBlock> blocks = table.blocks().collect();
+        List<SolvedPartition> blocks = table.partitions().collect();
         int[] results = new int[Math.toIntExact(2 * table.index().size())];
-        for (ResultBlock b : blocks)
+        for (SolvedPartition b : blocks)
             for (int k = 0; k < b.results().length; k++) results[Math.toIntExact(2 * b.lo() + k)] = b.late().result(2 * b.lo() + k, b.results()[k] & 0xFF);
         return new SolvedResults(table.material(), results, table.figures());
     }

@@ -16,7 +16,7 @@ import tablebase.chess.PieceType;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
 import tablebase.probe.LatePlies;
-import tablebase.table.ResultBlock;
+import tablebase.table.SolvedPartition;
 import tablebase.table.TableInvariantException;
 import tablebase.probe.Result;
 import tablebase.table.Successors;
@@ -466,11 +466,11 @@ final class TableSlice implements Serializable {
      * A whole table in one task: init, then every ply on that slice itself (no one else sees it, so nothing is copied
      * and the kings' un-moves need no shuffle), then its results. A task run again starts again from init.
      */
-    static ResultBlock solveAlone(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi, int bytePlies) {
+    static SolvedPartition solveAlone(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi, int bytePlies) {
         TableSlice s = init(index, gen, smaller, lo, hi, bytePlies);
         int lastEvent = s.lastEventPly();
         while (s.frontierSize > 0 || s.ply < lastEvent) s.applyInPlace(s.ply + 1, index, gen, true, java.util.Collections.emptyIterator());
-        return s.block();
+        return s.solvedPartition();
     }
 
     /** A slice asked for at another ply than its own: the slices of two plies were mixed up. */
@@ -482,7 +482,7 @@ final class TableSlice implements Serializable {
      * The solved slice's results alone (its en-passant entries dropped), with the entries decided past {@link
      * #bytePlies} and their plies (their bytes say {@code bytePlies + 1}, as the files keep them): what the exports read.
      */
-    ResultBlock block() {
+    SolvedPartition solvedPartition() {
         // the result bytes are shared when there are no en-passant entries to drop: a solved slice is never changed
         byte[] bytes = result.length == 2 * (hi - lo) ? result : Arrays.copyOf(result, (int) (2 * (hi - lo)));
         int n = 0;
@@ -498,7 +498,7 @@ final class TableSlice implements Serializable {
             entries[k] = 2 * lo + (late[k] >>> 32);
             plies[k] = (int) late[k];
         }
-        return new ResultBlock(lo, bytes, LatePlies.of(bytePlies, entries, plies));
+        return new SolvedPartition(lo, bytes, LatePlies.of(bytePlies, entries, plies));
     }
 
     /** Un-move keys gathered before they reach their entries (see {@link #reachAll}): their bytes fit the L2 cache. */

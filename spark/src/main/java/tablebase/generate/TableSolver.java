@@ -13,7 +13,7 @@ import tablebase.chess.Material;
 import tablebase.chess.MoveGenerator;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
-import tablebase.table.ResultBlock;
+import tablebase.table.SolvedPartition;
 import tablebase.table.RunSettings;
 import tablebase.table.SolveFigures;
 import tablebase.table.SolvedTable;
@@ -138,7 +138,7 @@ public final class TableSolver {
         try (LiveHeap heap = new LiveHeap(settings.sampleLiveHeap()); FailFast failFast = new FailFast(jsc.sc());
              PlyMeters meters = new PlyMeters(jsc.sc(), heap, progress, material, 2 * index.size())) {
             ExecutorHeaps executorHeaps = new ExecutorHeaps(jsc);
-            JavaRDD<ResultBlock> blocks;
+            JavaRDD<SolvedPartition> blocks;
             if (layout.partitions() == 1) {
                 if (workDir != null) progress.note(String.format("%s: solved in one task, so --work saves none of its plies (a stopped run"
                         + " solves it again)", material.name()));
@@ -193,8 +193,8 @@ public final class TableSolver {
         }
     }
 
-    /** Init (or the last ply saved in {@code workDir}), then every ply over the partitions; the result blocks, kept. */
-    private JavaRDD<ResultBlock> solveOverPartitions(Layout layout, SmallerTables subs, String workDir, RunSettings settings, long start, LiveHeap heap,
+    /** Init (or the last ply saved in {@code workDir}), then every ply over the partitions; the solved partitions, kept. */
+    private JavaRDD<SolvedPartition> solveOverPartitions(Layout layout, SmallerTables subs, String workDir, RunSettings settings, long start, LiveHeap heap,
                                                      PlyMeters meters, FailFast failFast, ExecutorHeaps executorHeaps) throws IOException {
         Material material = layout.material();
         PositionIndex index = layout.index();
@@ -217,7 +217,7 @@ public final class TableSolver {
         JavaRDD<TableSlice> solved = solvePlies(layout, new PlyLineage.PlyState(slices, Math.max(resumeAt, 0), frontier, decided), lastEvent, lineage,
                 settings.failOnceAtPly(), meters, executorHeaps);
         heap.sample();
-        JavaRDD<ResultBlock> blocks = checkpointed(solved.map(TableSlice::block));
+        JavaRDD<SolvedPartition> blocks = checkpointed(solved.map(TableSlice::solvedPartition));
         stopping(failFast, blocks::count);
         solved.unpersist(false);
         return blocks;

@@ -34,7 +34,7 @@ import tablebase.probe.IndexedTable;
 import tablebase.probe.LatePlies;
 import tablebase.probe.Manifest;
 import tablebase.probe.ResultPlane;
-import tablebase.table.ResultBlock;
+import tablebase.table.SolvedPartition;
 import tablebase.table.SolvedTable;
 import tablebase.table.Successors;
 import tablebase.table.TableFiles;
@@ -58,13 +58,13 @@ public final class TableExport {
     /** The folder of a smaller table, next to the folder of the table that needs it: {@code kqk} beside {@code kqkr}. */
     public static String folderName(Material material) { return material.name().toLowerCase(); }
 
-    /** The staging folder's hidden folder of the solved blocks' result planes, deleted before the commit. */
+    /** The staging folder's hidden folder of the solved partitions' result planes, deleted before the commit. */
     static final String RESULT_PLANES = "_result_planes";
 
     /**
      * Writes everything into the folder's staging area (the caller commits) and returns what it wrote. The
      * executors write it all, each for its own king pairs, in two jobs (one when one task solved the table and it
-     * has one part): first each solved block's result plane, then, one task per part file of {@code entriesPerFile}
+     * has one part): first each solved partition's result plane, then, one task per part file of {@code entriesPerFile}
      * entries at most, the part's best moves (from the result planes and {@code smaller}'s files, mapped), its
      * Parquet file and its packed and compressed files; for KBNK the seed file, in a job beside the parts'. Where the
      * parts are fewer than the cores, each part's task uses the idle ones: its best moves on every core, its rows on a
@@ -88,15 +88,15 @@ public final class TableExport {
             boolean spareCores = parts < jsc.defaultParallelism();
             List<PartWritten> written;
             String description = material.name() + ": best moves, Parquet rows and packed files";
-            if (table.blocks().getNumPartitions() == 1 && parts == 1 && !material.equals(PackedTable.KBNK)) {
+            if (table.partitions().getNumPartitions() == 1 && parts == 1 && !material.equals(PackedTable.KBNK)) {
                 // solved in one task and written in one part: that task's block is the whole table, read where it is
                 jsc.setJobDescription(description);
-                written = table.blocks().map(b -> writePartAndRows(staging, index, 0, bestMoves(new Successors(material,
+                written = table.partitions().map(b -> writePartAndRows(staging, index, 0, bestMoves(new Successors(material,
                         new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size(), markCaptures, spareCores),
                         starts, spareCores, parquet, smaller.hadoop())).collect();
             } else {
                 jsc.setJobDescription(material.name() + ": result planes");
-                List<PlaneFile> files = table.blocks().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
+                List<PlaneFile> files = table.partitions().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
                 if (material.equals(PackedTable.KBNK)) // a job of its own, run beside the parts' on the cores they leave
                     seed = started("seed file", () -> {
                         jsc.setJobDescription(material.name() + ": the seed's file");
@@ -198,11 +198,11 @@ public final class TableExport {
         return fileEntry(name, bytes[0], sha256);
     }
 
-    /** A solved block's result plane in a file: entries {@code first .. end - 1} from its start, then their late plies. */
+    /** A solved partition's result plane in a file: entries {@code first .. end - 1} from its start, then their late plies. */
     record PlaneFile(String uri, long first, long end) implements Serializable {}
 
-    /** The hand-off kernel: writes a block's result bytes and late plies into a file of its own under {@code dir}. */
-    static PlaneFile writePlane(String dir, ResultBlock block, Configuration hadoop) throws IOException {
+    /** The hand-off kernel: writes a solved partition's result bytes and late plies into a file of its own under {@code dir}. */
+    static PlaneFile writePlane(String dir, SolvedPartition block, Configuration hadoop) throws IOException {
         Path file = new Path(dir, String.format("plane-%016d", block.lo()));
         writeAside(file, hadoop, out -> {
             out.write(block.results());
