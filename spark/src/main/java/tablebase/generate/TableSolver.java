@@ -154,15 +154,9 @@ public final class TableSolver {
             TableFigures figures = stopping(failFast, () -> blocks.map(b -> TableFigures.of(index, b.lo(), b.results(), b.late())).reduce(TableFigures::plus));
             if (layout.partitions() == 1) noteOneTaskPlies(material, index, subs, figures, start);
             heap.sample();
-            double seconds = (System.nanoTime() - start) / 1e9;
-            long positions = figures.canonicalPositions();
-            progress.note(String.format("%s: solved %,d positions in %.2f s, %,.0f positions a second; %s%s%s",
-                    material.name(), positions, seconds, positions / seconds, LiveHeap.figures(heap.peak(), index.size()),
-                    settings.sampleLiveHeap() ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", heap.sampled() >> 20,
-                            (double) heap.sampled() / index.size()) : "",
-                    executorHeaps.describe()));
-            SolveFigures solve = new SolveFigures(seconds, positions, heap.peak(), heap.sampled(), executorHeaps.peaks(),
-                    layout.partitions() == 1 ? figures.maxPly() : meters.lastPly(), meters.shuffled(), meters.largestPly());
+            SolveFigures solve = new SolveFigures((System.nanoTime() - start) / 1e9, figures.canonicalPositions(), heap.peak(), heap.sampled(),
+                    executorHeaps.peaks(), layout.partitions() == 1 ? figures.maxPly() : meters.lastPly(), meters.shuffled(), meters.largestPly());
+            noteSolved(material, index, solve, settings.sampleLiveHeap(), executorHeaps);
             return new SolvedTable(material, blocks, figures, solve);
         } finally {
             jsc.clearCallSite();
@@ -178,6 +172,15 @@ public final class TableSolver {
             for (int p = 0; p < partitions; p++)
                 for (long kp = starts[p] / index.restSize(); kp < starts[p + 1] / index.restSize(); kp++) partitionOfKingPair[(int) kp] = p;
         }
+    }
+
+    /** The solve line: positions, time, and the heap. */
+    private void noteSolved(Material material, PositionIndex index, SolveFigures solve, boolean sampled, ExecutorHeaps executorHeaps) {
+        progress.note(String.format("%s: solved %,d positions in %.2f s, %,.0f positions a second; %s%s%s", material.name(), solve.positions(),
+                solve.seconds(), solve.positions() / solve.seconds(), LiveHeap.figures(solve.peakHeapBytes(), index.size()),
+                sampled ? String.format("; live heap by full GCs %,d MB, %.1f bytes per index entry", solve.liveHeapBytes() >> 20,
+                        (double) solve.liveHeapBytes() / index.size()) : "",
+                executorHeaps.describe()));
     }
 
     /** A table solved in one task reports its plies once it is done, from its figures. */
