@@ -16,7 +16,6 @@ import tablebase.generate.WorkFolder;
 import tablebase.output.OutputFolder;
 import tablebase.output.TableExport;
 import tablebase.output.TableFolders;
-import tablebase.probe.IndexedTable;
 import tablebase.probe.Manifest;
 import tablebase.table.TableFigures;
 import tablebase.table.TablePlan;

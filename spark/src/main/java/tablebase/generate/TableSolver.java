@@ -8,17 +8,15 @@ import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.TaskContext;
-import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Material;
 import tablebase.chess.MoveGenerator;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
-import tablebase.table.SolvedPartition;
 import tablebase.table.RunSettings;
 import tablebase.table.SolveFigures;
+import tablebase.table.SolvedPartition;
 import tablebase.table.SolvedTable;
 import tablebase.table.TableFigures;
-import tablebase.probe.Result;
 
 /**
  * The engine: retrograde analysis of one table on Spark, given the smaller tables its captures and promotions lead to.
@@ -55,6 +53,7 @@ public final class TableSolver {
     public TableSolver(JavaSparkContext jsc, int partitions, long entriesPerPartition, SolveProgress progress) {
         this.jsc = jsc;
         this.partitions = partitions;
+        if (entriesPerPartition < 1) throw new IllegalArgumentException("entries per partition must be positive, not " + entriesPerPartition);
         this.entriesPerPartition = entriesPerPartition;
         this.progress = progress;
     }

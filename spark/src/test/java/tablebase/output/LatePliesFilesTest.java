@@ -17,7 +17,6 @@ import tablebase.GeneratedTables;
 import tablebase.SparkTestSession;
 import tablebase.chess.Material;
 import tablebase.cli.Generate;
-import tablebase.generate.TableSolver;
 import tablebase.probe.BlockCache;
 import tablebase.probe.CompressedTable;
 import tablebase.probe.IndexedTable;
