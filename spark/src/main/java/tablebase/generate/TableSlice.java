@@ -23,12 +23,16 @@ import tablebase.table.Successors;
 
 /**
  * One partition of a table being solved: the canonical indexes {@code lo..hi-1}, whole king pairs, both sides to
- * move. An entry {@code e = 2 * (index - lo) + side} holds two bytes, which each ply makes anew:
+ * move. An entry {@code e = 2 * (index - lo) + side} holds one state byte, which each ply makes anew:
  * <ul>
- *   <li>its result code as {@link Result} spells it ({@code DRAW} while undecided);</li>
- *   <li>how many of its moves are not yet known to lose ({@link #CANNOT_LOSE} when a capture draws or wins, or
- *       when it is stalemate): it is lost at the ply this reaches 0.</li>
+ *   <li>{@link #NONE}: no canonical legal position;</li>
+ *   <li>{@code 1 .. bytePlies + 1}: decided, the {@link Result} code of its ply;</li>
+ *   <li>{@link #CANNOT_LOSE} ({@code 0}, a draw's code): undecided, and a capture draws or wins, or it is stalemate;</li>
+ *   <li>{@code bytePlies + 1 + c}: undecided, {@code c} of its moves not yet known to lose (at most the material's
+ *       {@link #mostMovesLeft}); it is lost at the ply this reaches 0.</li>
  * </ul>
+ * So a slice costs one byte an entry, and each ply one more while it makes the next (Syzygy's generator keeps
+ * one byte a position too). What is undecided at the end is a draw.
  * Captures were looked up once in the smaller tables: an entry that wins by a capture does so at a ply known in
  * advance (a win event), and an entry whose captures all lose counts them as one move refuted at the ply of the
  * longest (a loss event). Best moves are not kept: they follow from the final results.
@@ -37,32 +41,34 @@ import tablebase.table.Successors;
  * en passant leads to a position that has one. Such a position gets an entry of its own after the slice's
  * {@code 2 * (hi - lo)} (the same moves as its entry without the right, and the captures), reached by the same
  * un-moves, and its only un-move is the double push; the double push is then not an un-move of the entry without
- * the right. These entries are dropped by {@link #block}.
+ * the right. These entries are dropped by {@link #solvedPartition}.
  *
- * <p>Plies of any length: a result byte holds plies below {@link #bytePlies} (253 unless a test lowers it); an entry
- * decided at a later ply gets the byte of ply {@code bytePlies} (it reads as decided, which is all a ply asks), and
- * the entries each such ply decided are kept in a list of their own (a ply's frontier, kept), from which {@link
- * #block} writes the exact plies. Long mates have few entries past 253 plies: the lists cost little.
+ * <p>Plies of any length: a state byte holds plies below {@link #bytePlies} (the files' 253, less the room the
+ * material's counters take: 223 for KBNKN, 136 for KQQQQK); an entry decided at a later ply gets the code of ply
+ * {@code bytePlies} (it reads as decided, which is all a ply asks), and the entries each such ply decided are kept
+ * in a list of their own (a ply's frontier, kept), from which {@link #solvedPartition} writes the exact plies. Long
+ * mates have few entries that late: the lists cost little.
  *
  * <p>The kernels: {@link #init} sets the entries up; {@link #kingUnmoves} makes the un-moves of the kings from the
  * frontier, the only ones that can reach another partition (another king pair); {@link #next} makes the other
  * pieces' un-moves itself and takes the kings' from every partition.
  *
- * <p>A slice Spark holds is never changed: {@link #next} returns a new slice (it copies the bytes it changes and
+ * <p>A slice Spark holds is never changed: {@link #next} returns a new slice (it copies the state bytes and
  * shares the rest), so that a task run twice, a speculative copy, or a task on a deserialized copy elsewhere each
  * start from the same ply and make the same next one. Only {@link #solveAlone} updates in place, on the slice its own
  * init made, which no one else sees.
  */
 final class TableSlice implements Serializable {
-    static final int CANNOT_LOSE = 255;
+    /** The state of an undecided entry that cannot lose: a draw's result code. */
+    static final int CANNOT_LOSE = Result.DRAW;
+    /** The state of an index and side with no canonical legal position: the result byte of {@link Result#NONE}. */
+    static final int NONE = 0xFF;
     /** Un-move keys per shuffled batch. */
     static final int BATCH = 1 << 15;
 
     final long lo, hi;
-    /** The result bytes, the en-passant entries after the table's. */
-    private final byte[] result;
-    /** Moves not yet refuted. */
-    private final byte[] remaining;
+    /** The state bytes, the en-passant entries after the table's. */
+    private final byte[] state;
     /** Entries decided at {@link #ply}. */
     private int[] frontier;
     int frontierSize;
@@ -72,19 +78,20 @@ final class TableSlice implements Serializable {
     private final int[] winStart, winEntries, lossStart, lossEntries;
     /** En-passant entry {@code 2 * (hi - lo) + k}: the entry without the right ({@code epBase[k]}, ascending), the pawn that moved two squares. */
     private final int[] epBase, epPawn;
-    /** The plies a result byte holds: 0 .. bytePlies - 1 as they are, later ones as {@code bytePlies} and listed. */
+    /** The plies a state byte holds: 0 .. bytePlies - 1 as they are, later ones as {@code bytePlies} and listed. */
     final int bytePlies;
+    /** The plies the solved partition's result bytes hold ({@code spark.tablebase.bytePlies}), later ones listed beside them. */
+    private final int filePlies;
     /** The plies from {@link #bytePlies} on, and the table entries each decided: shared with the slice before, never changed. */
     private int[] latePly;
     private int[][] lateEntries;
 
-    private TableSlice(long lo, long hi, byte[] result, byte[] remaining, int[] frontier, int frontierSize, int ply,
-                       int[] winStart, int[] winEntries, int[] lossStart, int[] lossEntries, int[] epBase, int[] epPawn,
-                       int bytePlies, int[] latePly, int[][] lateEntries) {
+    private TableSlice(long lo, long hi, byte[] state, int[] frontier, int frontierSize, int ply, int[] winStart, int[] winEntries,
+                       int[] lossStart, int[] lossEntries, int[] epBase, int[] epPawn, int bytePlies, int filePlies, int[] latePly,
+                       int[][] lateEntries) {
         this.lo = lo;
         this.hi = hi;
-        this.result = result;
-        this.remaining = remaining;
+        this.state = state;
         this.frontier = frontier;
         this.frontierSize = frontierSize;
         this.ply = ply;
@@ -95,8 +102,20 @@ final class TableSlice implements Serializable {
         this.epBase = epBase;
         this.epPawn = epPawn;
         this.bytePlies = bytePlies;
+        this.filePlies = filePlies;
         this.latePly = latePly;
         this.lateEntries = lateEntries;
+    }
+
+    /**
+     * The most moves an entry of {@code gen}'s material can have left to refute: every legal move of the side with
+     * the more, and one for its captures and promotions.
+     */
+    static int mostMovesLeft(MoveGenerator gen) { return Math.max(gen.mostMoves(0), gen.mostMoves(1)) + 1; }
+
+    /** The plies a state byte of {@code gen}'s material holds, the files' result bytes holding {@code filePlies}. */
+    static int bytePlies(MoveGenerator gen, int filePlies) {
+        return Math.min(filePlies, Result.MAX_PLY - mostMovesLeft(gen));
     }
 
     /** Writes the slice in a plain binary form ({@link #readFrom} reads it back), for the work folder. */
@@ -104,10 +123,10 @@ final class TableSlice implements Serializable {
         out.writeLong(lo);
         out.writeLong(hi);
         out.writeInt(ply);
-        out.writeInt(result.length);
-        out.write(result);
-        out.write(remaining);
+        out.writeInt(state.length);
+        out.write(state);
         out.writeInt(bytePlies);
+        out.writeInt(filePlies);
         for (int[] ints : new int[][] {Arrays.copyOf(frontier, frontierSize), winStart, winEntries, lossStart, lossEntries, epBase, epPawn, latePly}) {
             out.writeInt(ints.length);
             for (int v : ints) out.writeInt(v);
@@ -121,16 +140,15 @@ final class TableSlice implements Serializable {
     static TableSlice readFrom(DataInputStream in) throws IOException {
         long lo = in.readLong(), hi = in.readLong();
         int ply = in.readInt();
-        byte[] result = new byte[in.readInt()], remaining = new byte[result.length];
-        in.readFully(result);
-        in.readFully(remaining);
-        int bytePlies = in.readInt();
+        byte[] state = new byte[in.readInt()];
+        in.readFully(state);
+        int bytePlies = in.readInt(), filePlies = in.readInt();
         int[][] ints = new int[8][];
         for (int k = 0; k < ints.length; k++) ints[k] = readInts(in);
         int[][] late = new int[ints[7].length][];
         for (int k = 0; k < late.length; k++) late[k] = readInts(in);
-        return new TableSlice(lo, hi, result, remaining, Arrays.copyOf(ints[0], Math.max(1024, ints[0].length)), ints[0].length, ply,
-                ints[1], ints[2], ints[3], ints[4], ints[5], ints[6], bytePlies, ints[7], late);
+        return new TableSlice(lo, hi, state, Arrays.copyOf(ints[0], Math.max(1024, ints[0].length)), ints[0].length, ply,
+                ints[1], ints[2], ints[3], ints[4], ints[5], ints[6], bytePlies, filePlies, ints[7], late);
     }
 
     private static int[] readInts(DataInputStream in) throws IOException {
@@ -150,11 +168,14 @@ final class TableSlice implements Serializable {
     /**
      * The init kernel: every canonical legal entry of {@code lo..hi-1} with its move count, checkmates decided at
      * ply 0 (the first frontier), its captures and promotions looked up in the smaller tables, and an entry for
-     * each en-passant right its position may carry.
+     * each en-passant right its position may carry. Its state bytes hold {@code bytePlies} (at most {@link
+     * #bytePlies(MoveGenerator, int)}), the solved partition's result bytes {@code filePlies}.
      */
-    static TableSlice init(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi, int bytePlies) {
+    static TableSlice init(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi, int bytePlies, int filePlies) {
+        if (bytePlies < 1 || bytePlies > bytePlies(gen, filePlies))
+            throw new IllegalArgumentException(gen.material().name() + "'s state bytes hold 1 to " + bytePlies(gen, filePlies) + " plies, not " + bytePlies);
         int n = (int) (hi - lo);
-        Entries entries = new Entries(2 * n);
+        Entries entries = new Entries(2 * n, bytePlies);
         int[] squares = new int[index.material().size()], moves = new int[256], captures = new int[2];
         Successors exits = smaller.exits();
         boolean enPassant = hasPawn(gen, Color.WHITE) && hasPawn(gen, Color.BLACK);
@@ -164,7 +185,7 @@ final class TableSlice implements Serializable {
             for (int side = 0; side < 2; side++) {
                 int e = 2 * j + side;
                 if (!canonical || gen.opponentInCheck(squares, side)) {
-                    entries.result[e] = (byte) Result.NONE;
+                    entries.state[e] = (byte) NONE;
                     continue;
                 }
                 int count = gen.legalMoves(squares, side, moves);
@@ -177,7 +198,7 @@ final class TableSlice implements Serializable {
                 }
             }
         }
-        return entries.slice(lo, hi, bytePlies);
+        return entries.slice(lo, hi, filePlies);
     }
 
     private static boolean hasPawn(MoveGenerator gen, Color color) {
@@ -194,27 +215,24 @@ final class TableSlice implements Serializable {
 
     /** The entries init makes: the table's, then those with an en-passant right, with their events and first frontier. */
     private static final class Entries {
-        final byte[] result, remaining;
-        byte[] epResult = new byte[16], epRemaining = new byte[16];
+        final byte[] state;
+        byte[] epState = new byte[16];
         final IntBuckets wins = new IntBuckets(), losses = new IntBuckets(), enPassant = new IntBuckets();
         int[] frontier = new int[1024];
         int frontierSize;
-        private final int tableEntries;
+        private final int tableEntries, bytePlies;
 
-        Entries(int tableEntries) {
+        Entries(int tableEntries, int bytePlies) {
             this.tableEntries = tableEntries;
-            result = new byte[tableEntries];
-            remaining = new byte[tableEntries];
+            this.bytePlies = bytePlies;
+            state = new byte[tableEntries];
         }
 
         /** A new en-passant entry of entry {@code e}, pawn {@code pushed} having moved two squares. */
         int enPassant(int e, int pushed) {
             int k = enPassant.size();
             enPassant.add(e, pushed);
-            if (k == epResult.length) {
-                epResult = Arrays.copyOf(epResult, 2 * k);
-                epRemaining = Arrays.copyOf(epRemaining, 2 * k);
-            }
+            if (k == epState.length) epState = Arrays.copyOf(epState, 2 * k);
             return tableEntries + k;
         }
 
@@ -234,42 +252,36 @@ final class TableSlice implements Serializable {
             for (int k = 0; k < taking; k++) fold.add(exits.exitResult(squares, captures[k], 1 - side));
             if (count + taking == 0) {
                 if (gen.inCheck(squares, side)) {
-                    setResult(e, 1); // checkmated: ply 0
+                    set(e, Result.code(0)); // checkmated
                     if (frontierSize == frontier.length) frontier = Arrays.copyOf(frontier, 2 * frontierSize);
                     frontier[frontierSize++] = e;
                 } else {
-                    setRemaining(e, CANNOT_LOSE); // stalemate
+                    set(e, CANNOT_LOSE); // stalemate
                 }
             } else if (fold.wins()) {
-                setRemaining(e, CANNOT_LOSE);
+                set(e, CANNOT_LOSE);
                 wins.add(fold.winPly(), e); // ply + 1 of the lost position reached: this one wins at that ply
             } else if (fold.draws()) {
-                setRemaining(e, CANNOT_LOSE);
+                set(e, CANNOT_LOSE);
             } else {
-                setRemaining(e, quiet + (fold.loses() ? 1 : 0));
+                set(e, bytePlies + 1 + quiet + (fold.loses() ? 1 : 0));
                 if (fold.loses()) losses.add(fold.lossPly(), e);
             }
         }
 
-        private void setResult(int e, int value) {
-            if (e < tableEntries) result[e] = (byte) value; else epResult[e - tableEntries] = (byte) value;
+        private void set(int e, int value) {
+            if (e < tableEntries) state[e] = (byte) value; else epState[e - tableEntries] = (byte) value;
         }
 
-        private void setRemaining(int e, int value) {
-            if (e < tableEntries) remaining[e] = (byte) value; else epRemaining[e - tableEntries] = (byte) value;
-        }
-
-        TableSlice slice(long lo, long hi, int bytePlies) {
+        TableSlice slice(long lo, long hi, int filePlies) {
             int extra = enPassant.size();
-            byte[] allResults = result, allRemaining = remaining;
+            byte[] all = state;
             if (extra > 0) {
-                allResults = Arrays.copyOf(result, tableEntries + extra);
-                allRemaining = Arrays.copyOf(remaining, tableEntries + extra);
-                System.arraycopy(epResult, 0, allResults, tableEntries, extra);
-                System.arraycopy(epRemaining, 0, allRemaining, tableEntries, extra);
+                all = Arrays.copyOf(state, tableEntries + extra);
+                System.arraycopy(epState, 0, all, tableEntries, extra);
             }
-            return new TableSlice(lo, hi, allResults, allRemaining, frontier, frontierSize, 0, wins.starts(), wins.entries(),
-                    losses.starts(), losses.entries(), enPassant.keys(), enPassant.values(), bytePlies, new int[0], new int[0][]);
+            return new TableSlice(lo, hi, all, frontier, frontierSize, 0, wins.starts(), wins.entries(), losses.starts(), losses.entries(),
+                    enPassant.keys(), enPassant.values(), bytePlies, filePlies, new int[0], new int[0][]);
         }
     }
 
@@ -325,7 +337,7 @@ final class TableSlice implements Serializable {
     /** The entries of the table won or lost so far (a resumed run's start of its count). */
     long decided() {
         long n = 0;
-        for (int k = 0; k < 2 * (hi - lo); k++) if (result[k] != (byte) Result.DRAW && result[k] != (byte) Result.NONE) n++;
+        for (int k = 0; k < 2 * (hi - lo); k++) if (decided(state[k] & 0xFF)) n++;
         return n;
     }
 
@@ -366,9 +378,9 @@ final class TableSlice implements Serializable {
      */
     TableSlice next(int q, PositionIndex index, MoveGenerator gen, Iterator<long[]> kingKeys) {
         if (ply != q - 1) throw new TableInvariantException(atAnotherPly(q - 1));
-        // the result bytes change at every ply, the moves left only at even plies (losses): the rest is shared
-        TableSlice next = new TableSlice(lo, hi, result.clone(), q % 2 == 0 ? remaining.clone() : remaining, frontier, frontierSize, ply,
-                winStart, winEntries, lossStart, lossEntries, epBase, epPawn, bytePlies, latePly, lateEntries);
+        // the state bytes change at every ply: the rest is shared
+        TableSlice next = new TableSlice(lo, hi, state.clone(), frontier, frontierSize, ply, winStart, winEntries, lossStart, lossEntries,
+                epBase, epPawn, bytePlies, filePlies, latePly, lateEntries);
         next.applyInPlace(q, index, gen, false, kingKeys);
         return next;
     }
@@ -424,7 +436,7 @@ final class TableSlice implements Serializable {
         ply = q;
     }
 
-    /** Lists the table entries ply {@code q} decided (its frontier), past what a result byte holds: new arrays, the old ones shared. */
+    /** Lists the table entries ply {@code q} decided (its frontier), past what a state byte holds: new arrays, the old ones shared. */
     private void keepLate(int q, int tableEntries) {
         int[] decided = new int[frontierSize];
         int n = 0;
@@ -466,8 +478,9 @@ final class TableSlice implements Serializable {
      * A whole table in one task: init, then every ply on that slice itself (no one else sees it, so nothing is copied
      * and the kings' un-moves need no shuffle), then its results. A task run again starts again from init.
      */
-    static SolvedPartition solveAlone(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi, int bytePlies) {
-        TableSlice s = init(index, gen, smaller, lo, hi, bytePlies);
+    static SolvedPartition solveAlone(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi, int bytePlies,
+                                      int filePlies) {
+        TableSlice s = init(index, gen, smaller, lo, hi, bytePlies, filePlies);
         int lastEvent = s.lastEventPly();
         while (s.frontierSize > 0 || s.ply < lastEvent) s.applyInPlace(s.ply + 1, index, gen, true, java.util.Collections.emptyIterator());
         return s.solvedPartition();
@@ -479,18 +492,27 @@ final class TableSlice implements Serializable {
     }
 
     /**
-     * The solved slice's results alone (its en-passant entries dropped), with the entries decided past {@link
-     * #bytePlies} and their plies (their bytes say {@code bytePlies + 1}, as the files keep them): what the exports read.
+     * The solved slice's results alone (its en-passant entries dropped, what is undecided a draw), each ply up to
+     * {@link #filePlies} in its byte, later ones as the byte {@code filePlies + 1} and listed with their plies: what
+     * the exports read.
      */
     SolvedPartition solvedPartition() {
-        // the result bytes are shared when there are no en-passant entries to drop: a solved slice is never changed
-        byte[] bytes = result.length == 2 * (hi - lo) ? result : Arrays.copyOf(result, (int) (2 * (hi - lo)));
+        int tableEntries = (int) (2 * (hi - lo));
+        byte[] bytes = new byte[tableEntries];
+        for (int e = 0; e < tableEntries; e++) {
+            int s = state[e] & 0xFF;
+            bytes[e] = (byte) (s == NONE || decided(s) ? s : Result.DRAW);
+        }
         int n = 0;
-        for (int c = 0; c < latePly.length; c++) if (latePly[c] > bytePlies) n += lateEntries[c].length;
+        for (int c = 0; c < latePly.length; c++) {
+            int q = latePly[c];
+            for (int e : lateEntries[c]) bytes[e] = (byte) (Result.code(Math.min(q, filePlies)));
+            if (q > filePlies) n += lateEntries[c].length;
+        }
         long[] late = new long[n]; // the slice's entry << 32 | ply: sorted, by entry
         n = 0;
         for (int c = 0; c < latePly.length; c++)
-            if (latePly[c] > bytePlies) for (int e : lateEntries[c]) late[n++] = (long) e << 32 | latePly[c];
+            if (latePly[c] > filePlies) for (int e : lateEntries[c]) late[n++] = (long) e << 32 | latePly[c];
         Arrays.sort(late);
         long[] entries = new long[n];
         int[] plies = new int[n];
@@ -498,8 +520,11 @@ final class TableSlice implements Serializable {
             entries[k] = 2 * lo + (late[k] >>> 32);
             plies[k] = (int) late[k];
         }
-        return new SolvedPartition(lo, bytes, LatePlies.of(bytePlies, entries, plies));
+        return new SolvedPartition(lo, bytes, LatePlies.of(filePlies, entries, plies));
     }
+
+    /** Whether state {@code s} is a decided entry's result code. */
+    private boolean decided(int s) { return s != CANNOT_LOSE && s <= bytePlies + 1; }
 
     /** Un-move keys gathered before they reach their entries (see {@link #reachAll}): their bytes fit the L2 cache. */
     static final int REACH_BATCH = 1 << 11;
@@ -512,13 +537,9 @@ final class TableSlice implements Serializable {
      * key came after its un-move's index arithmetic: a third of a large table's solve).
      */
     private void reachAll(int q, long[] keys, int n) {
-        boolean losses = q % 2 == 0;
         for (int from = 0; from < n; from += REACH_BATCH) {
             int to = Math.min(n, from + REACH_BATCH), read = 0;
-            for (int k = from; k < to; k++) {
-                int e = (int) ((keys[k] >>> 3) - 2 * lo);
-                read += losses ? result[e] + remaining[e] : result[e];
-            }
+            for (int k = from; k < to; k++) read += state[(int) ((keys[k] >>> 3) - 2 * lo)];
             warmed += read;
             for (int k = from; k < to; k++) reach(q, keys[k]);
         }
@@ -531,18 +552,23 @@ final class TableSlice implements Serializable {
         for (int k = epBase.length == 0 ? 0 : firstEnPassant(e); k < epBase.length && epBase[k] == e; k++) touch(q, (int) (2 * (hi - lo)) + k, weight);
     }
 
-    /** An earlier position reached at ply {@code q}, by {@code weight} of its moves. */
+    /**
+     * An earlier position reached at ply {@code q}, by {@code weight} of its moves: undecided, it wins at an odd ply;
+     * at an even ply its moves left go down by the weight, and it is lost when none is left.
+     */
     private void touch(int q, int e, int weight) {
-        if (result[e] != Result.DRAW) return;
+        int s = state[e] & 0xFF;
+        if (s == NONE || decided(s)) return;
         if (q % 2 == 0) {
-            int left = remaining[e] & 0xFF;
-            if (left == CANNOT_LOSE) return;
-            left -= weight;
-            if (left < 0) throw new TableInvariantException("entry " + e + " of the slice from " + lo + " refuted more often than it has moves");
-            remaining[e] = (byte) left;
-            if (left > 0) return;
+            if (s == CANNOT_LOSE) return;
+            int left = s - weight, none = bytePlies + 1;
+            if (left < none) throw new TableInvariantException("entry " + e + " of the slice from " + lo + " refuted more often than it has moves");
+            if (left > none) {
+                state[e] = (byte) left;
+                return;
+            }
         }
-        result[e] = (byte) (Math.min(q, bytePlies) + 1);
+        state[e] = (byte) Result.code(Math.min(q, bytePlies));
         if (frontierSize == frontier.length) frontier = Arrays.copyOf(frontier, 2 * frontierSize);
         frontier[frontierSize++] = e;
     }

@@ -133,7 +133,7 @@ public final class TableSolver {
         PositionIndex index = new PositionIndex(material);
         Layout layout = new Layout(material, index, new MoveGenerator(material), oneTask ? 1 : partitions(index, this.partitions, entriesPerPartition));
         RunSettings settings = RunSettings.of(jsc);
-        int bytePlies = settings.bytePlies();
+        int filePlies = settings.bytePlies(), bytePlies = TableSlice.bytePlies(layout.gen(), filePlies);
         try (LiveHeap heap = new LiveHeap(settings.sampleLiveHeap()); FailFast failFast = new FailFast(jsc.sc());
              PlyMeters meters = new PlyMeters(jsc.sc(), heap, progress, material, 2 * index.size())) {
             ExecutorHeaps executorHeaps = new ExecutorHeaps(jsc);
@@ -143,7 +143,7 @@ public final class TableSolver {
                         + " solves it again)", material.name()));
                 label(material.name() + ": init and every ply in one task");
                 blocks = checkpointed(jsc.parallelize(List.of(0), 1).map(p -> executorHeaps.after(TableSlice.solveAlone(index, layout.gen(), subs,
-                        0, index.size(), bytePlies))));
+                        0, index.size(), bytePlies, filePlies))));
                 stopping(failFast, blocks::count);
             } else {
                 blocks = solveOverPartitions(layout, subs, workDir, settings, start, heap, meters, failFast, executorHeaps);
@@ -200,14 +200,14 @@ public final class TableSolver {
                                                      PlyMeters meters, FailFast failFast, ExecutorHeaps executorHeaps) throws IOException {
         Material material = layout.material();
         PositionIndex index = layout.index();
-        int bytePlies = settings.bytePlies();
+        int filePlies = settings.bytePlies(), bytePlies = TableSlice.bytePlies(layout.gen(), filePlies);
         WorkFolder work = workDir == null ? null : WorkFolder.open(WorkFolder.ofTable(workDir, material), material, layout.partitions(),
                 jsc.hadoopConfiguration());
         int resumeAt = work == null ? -1 : work.lastLevel();
         label(material.name() + ": " + (resumeAt >= 0 ? "ply " + resumeAt + " read back" : "init"));
         JavaRDD<TableSlice> slices = checkpointed(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
                 : jsc.parallelize(IntStream.range(0, layout.partitions()).boxed().toList(), layout.partitions()).map(p -> executorHeaps.after(
-                        TableSlice.init(index, layout.gen(), subs, layout.starts()[p], layout.starts()[p + 1], bytePlies))));
+                        TableSlice.init(index, layout.gen(), subs, layout.starts()[p], layout.starts()[p + 1], bytePlies, filePlies))));
         if (resumeAt >= 0) progress.note(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
         long frontier = stopping(failFast, () -> frontier(slices));
         long decided = resumeAt >= 0 ? slices.map(TableSlice::decided).reduce(Long::sum) : frontier;

@@ -33,7 +33,7 @@ import tablebase.probe.Json;
  * names the endgame and partition count, so a folder is never resumed by another table or split.
  */
 public final class WorkFolder implements Serializable {
-    private static final String FORMAT = "spark-tablebase work folder 1";
+    private static final String FORMAT = "spark-tablebase work folder 2";
     private final String root;
     private final int partitions;
     /** The run's Hadoop settings, shipped to the executors that save and load the partitions. */
@@ -57,6 +57,9 @@ public final class WorkFolder implements Serializable {
             try (var in = fs.open(job)) {
                 found = Json.parseObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
             }
+            if (!FORMAT.equals(found.get("format")))
+                throw new IOException(dir + " holds work saved by another version of this generator (" + found.get("format")
+                        + "); remove it, or give another --work");
             if (!expected.equals(found))
                 throw new IOException(dir + " holds the work of " + found.get("endgame") + " in " + found.get("partitions")
                         + " partitions; resume it with the same --endgame and --partitions, or give another --work");

@@ -191,6 +191,37 @@ class TableSolverTest {
         }
     }
 
+    /**
+     * A state byte that holds 9 plies (the counters of moves left taking the rest of the byte) lists KQKR's later
+     * plies beside the bytes, and the solved partition gives each its exact byte again: the same results and late
+     * plies as a state byte that holds them all, with the files' bytes holding 253 plies and 31.
+     */
+    @Test
+    void aStateByteOfNinePliesGivesKqkrTheSameResultBytesAndLatePlies() throws Exception {
+        Material kqkr = Material.parse("KQKR");
+        solve(kqkr, 1); // writes KQK and KRK, which its captures read
+        tablebase.chess.PositionIndex index = new tablebase.chess.PositionIndex(kqkr);
+        tablebase.chess.MoveGenerator gen = new tablebase.chess.MoveGenerator(kqkr);
+        SmallerTables subs = new SmallerTables(SparkTestSession.context(), kqkr, FILES);
+        try {
+            for (int filePlies : new int[] {tablebase.probe.Result.MAX_PLY, 31}) {
+                int widest = TableSlice.bytePlies(gen, filePlies);
+                var wide = TableSlice.solveAlone(index, gen, subs, 0, index.size(), widest, filePlies);
+                var narrow = TableSlice.solveAlone(index, gen, subs, 0, index.size(), 9, filePlies);
+                assertTrue(java.util.Arrays.equals(wide.results(), narrow.results()), "result bytes, files of " + filePlies + " plies");
+                assertEquals(filePlies < 69, !wide.late().isEmpty(), "KQKR's 69 plies are listed past " + filePlies);
+                assertEquals(wide.late().size(), narrow.late().size());
+                for (int k = 0; k < wide.late().size(); k++) {
+                    assertEquals(wide.late().entry(k), narrow.late().entry(k));
+                    assertEquals(wide.late().ply(k), narrow.late().ply(k));
+                }
+            }
+            assertTrue(TableSlice.bytePlies(gen, tablebase.probe.Result.MAX_PLY) > 69, "KQKR fits a state byte at the widest");
+        } finally {
+            subs.release();
+        }
+    }
+
     @Test
     void aWorkFolderResumesFromItsLastSavedPlyAndRefusesAnotherSplit(@TempDir java.nio.file.Path dir) throws Exception {
         Material krk = Material.parse("KRK");
