@@ -34,7 +34,7 @@ record RunPlan(List<Step> steps) {
      * events and frontiers), rounded up. A young GC's figure is higher (KRRKQ 20.2, KBNKN 19.6): it counts garbage
      * that a collection would free before the JVM ran out.
      */
-    static final double HEAP_PER_INDEX = 12;
+    static final double HEAP_PER_INDEX = 8;
     /** The heap Spark itself holds in a local run. */
     static final long SPARK_HEAP = 512L << 20;
 

@@ -21,7 +21,7 @@ import tablebase.table.TableFigures;
 /**
  * The engine: retrograde analysis of one table on Spark, given the smaller tables its captures and promotions lead to.
  * The table is an RDD of {@link TableSlice}s, one per partition, each a range of whole king pairs of the
- * {@link PositionIndex}, one byte of result and one of moves left per position and side to move, made anew each ply.
+ * {@link PositionIndex}, one state byte per position and side to move (its result, or its moves left), made anew each ply.
  * Each ply is a join of the frontier's un-moves with the solved set: the un-moves of the pieces other than the
  * kings keep the king pair and stay in their partition; the kings' un-moves are shuffled, as batches of
  * {@code long} keys, to the partition that owns their king pair. Odd plies find wins, even plies losses; it
@@ -37,7 +37,7 @@ public final class TableSolver {
     static final long MAX_SLICE_ENTRIES = 1L << 28;
     /**
      * The most entries of a table solved in one task, on a slice that is never copied: every 5-piece table (KRPKR's
-     * 710 million the largest), about 6 bytes of heap an index while it solves.
+     * 710 million the largest), about 3 bytes of heap an index while it solves.
      */
     static final long MAX_ONE_TASK_ENTRIES = 1L << 30;
     private final JavaSparkContext jsc;
