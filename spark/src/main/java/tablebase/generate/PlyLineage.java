@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Map;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.storage.StorageLevel;
 import tablebase.chess.Material;
 
 /**
@@ -24,12 +25,14 @@ final class PlyLineage {
     private final WorkFolder work;
     private final FailFast failFast;
     private final SolveProgress progress;
+    private final StorageLevel storage;
     private final SaveClock saving = new SaveClock(System.nanoTime());
     private int failures;
 
-    /** {@code work}: where plies are saved, or null for none. */
-    PlyLineage(JavaSparkContext jsc, Material material, WorkFolder work, FailFast failFast, SolveProgress progress) {
+    /** {@code work}: where plies are saved, or null for none; {@code storage}: how the executors keep the slices. */
+    PlyLineage(JavaSparkContext jsc, Material material, WorkFolder work, StorageLevel storage, FailFast failFast, SolveProgress progress) {
         this.jsc = jsc;
+        this.storage = storage;
         this.material = material;
         this.work = work;
         this.failFast = failFast;
@@ -43,6 +46,16 @@ final class PlyLineage {
     static <T> JavaRDD<T> checkpointed(JavaRDD<T> rdd) {
         rdd.rdd().localCheckpoint();
         return rdd;
+    }
+
+    /**
+     * A ply's slices, {@link #checkpointed} and kept at {@code storage}: as objects, which no task may change, or
+     * serialized, where every task that reads a slice deserializes a copy of its own, which it may ply in place
+     * ({@link TableSlice#next}) while the bytes Spark keeps stay as they were, for a task run again, a speculative
+     * twin or the next ply's other stage.
+     */
+    static JavaRDD<TableSlice> kept(JavaRDD<TableSlice> slices, StorageLevel storage) {
+        return checkpointed(slices.persist(storage));
     }
 
     /** After ply {@code q}'s slices are made: saves them when the clock says so; the failures in a row start again. */
@@ -69,7 +82,7 @@ final class PlyLineage {
         progress.note(String.format("%s: ply %d failed (%s); continuing from ply %d saved in %s", material.name(), q,
                 firstLine(failure), saved, work.location()));
         TableSolver.label(jsc, String.format("%s: ply %d read back", material.name(), saved));
-        JavaRDD<TableSlice> slices = checkpointed(work.load(jsc, WorkFolder.TABLE_SLICES, saved));
+        JavaRDD<TableSlice> slices = kept(work.load(jsc, WorkFolder.TABLE_SLICES, saved), storage);
         return new PlyState(slices, saved, TableSolver.frontier(slices), slices.map(TableSlice::decided).reduce(Long::sum));
     }
 

@@ -55,8 +55,8 @@ import tablebase.table.Successors;
  *
  * <p>A slice Spark holds is never changed: {@link #next} returns a new slice (it copies the state bytes and
  * shares the rest), so that a task run twice, a speculative copy, or a task on a deserialized copy elsewhere each
- * start from the same ply and make the same next one. Only {@link #solveAlone} updates in place, on the slice its own
- * init made, which no one else sees.
+ * start from the same ply and make the same next one; a slice Spark keeps serialized is each task's own copy, and
+ * {@link #next} plies it in place. {@link #solveAlone} plies in place too, on the slice its own init made.
  */
 final class TableSlice implements Serializable {
     /** The state of an undecided entry that cannot lose: a draw's result code. */
@@ -374,13 +374,14 @@ final class TableSlice implements Serializable {
      * The kernel of ply {@code q}: the slice after the un-moves of this one's frontier (its other pieces' made here,
      * the kings' arriving from every partition) and the capture events of {@code q}. Odd {@code q}: an undecided
      * earlier position wins now. Even {@code q}: it counts off the moves refuted, and is lost now when none is left.
-     * The entries decided become the new slice's frontier; this slice stays as it was.
+     * The entries decided become the new slice's frontier. With {@code ownCopy} (a copy this task deserialized from
+     * the bytes Spark keeps, which no one else sees) this slice itself becomes it; else this slice stays as it was.
      */
-    TableSlice next(int q, PositionIndex index, MoveGenerator gen, Iterator<long[]> kingKeys) {
+    TableSlice next(int q, PositionIndex index, MoveGenerator gen, boolean ownCopy, Iterator<long[]> kingKeys) {
         if (ply != q - 1) throw new TableInvariantException(atAnotherPly(q - 1));
         // the state bytes change at every ply: the rest is shared
-        TableSlice next = new TableSlice(lo, hi, state.clone(), frontier, frontierSize, ply, winStart, winEntries, lossStart, lossEntries,
-                epBase, epPawn, bytePlies, filePlies, latePly, lateEntries);
+        TableSlice next = ownCopy ? this : new TableSlice(lo, hi, state.clone(), frontier, frontierSize, ply, winStart, winEntries, lossStart,
+                lossEntries, epBase, epPawn, bytePlies, filePlies, latePly, lateEntries);
         next.applyInPlace(q, index, gen, false, kingKeys);
         return next;
     }

@@ -8,6 +8,7 @@ import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.TaskContext;
+import org.apache.spark.storage.StorageLevel;
 import tablebase.chess.Material;
 import tablebase.chess.MoveGenerator;
 import tablebase.chess.PositionIndex;
@@ -114,8 +115,9 @@ public final class TableSolver {
      * seconds. The caller deletes the table's work folder ({@link WorkFolder#deleteTable}) once its outputs are written,
      * and releases the table's blocks ({@link SolvedTable#release}).
      *
-     * <p>Each ply's slices are new objects (see {@link TableSlice}), kept by the executors and checkpointed there, so
-     * that the lineage stays one ply long and the ply before's shuffle files can go. A lost executor loses its
+     * <p>Each ply's slices are kept by the executors (as {@code spark.tablebase.sliceStorage} says, see {@link
+     * PlyLineage#kept}) and checkpointed there, so that the lineage stays one ply long and the ply before's shuffle
+     * files can go. A lost executor loses its
      * slices: the run goes back to the last ply saved in the work folder, or stops with that message.
      */
     public SolvedTable solve(Material material, SmallerTables subs, String workDir) throws IOException {
@@ -205,9 +207,10 @@ public final class TableSolver {
                 jsc.hadoopConfiguration());
         int resumeAt = work == null ? -1 : work.lastLevel();
         label(material.name() + ": " + (resumeAt >= 0 ? "ply " + resumeAt + " read back" : "init"));
-        JavaRDD<TableSlice> slices = checkpointed(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
+        JavaRDD<TableSlice> slices = PlyLineage.kept(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
                 : jsc.parallelize(IntStream.range(0, layout.partitions()).boxed().toList(), layout.partitions()).map(p -> executorHeaps.after(
-                        TableSlice.init(index, layout.gen(), subs, layout.starts()[p], layout.starts()[p + 1], bytePlies, filePlies))));
+                        TableSlice.init(index, layout.gen(), subs, layout.starts()[p], layout.starts()[p + 1], bytePlies, filePlies))),
+                settings.sliceStorage());
         if (resumeAt >= 0) progress.note(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
         long frontier = stopping(failFast, () -> frontier(slices));
         long decided = resumeAt >= 0 ? slices.map(TableSlice::decided).reduce(Long::sum) : frontier;
@@ -215,9 +218,9 @@ public final class TableSolver {
         heap.sample();
         if (resumeAt < 0) progress.note(String.format("%s: %,d entries, moves, captures and promotions (%d other tables) in %.1f s; ply  0: %,d checkmates",
                 material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
-        PlyLineage lineage = new PlyLineage(jsc, material, work, failFast, progress);
+        PlyLineage lineage = new PlyLineage(jsc, material, work, settings.sliceStorage(), failFast, progress);
         JavaRDD<TableSlice> solved = solvePlies(layout, new PlyLineage.PlyState(slices, Math.max(resumeAt, 0), frontier, decided), lastEvent, lineage,
-                settings.failOnceAtPly(), meters, executorHeaps);
+                settings.failOnceAtPly(), settings.sliceStorage(), meters, executorHeaps);
         heap.sample();
         JavaRDD<SolvedPartition> blocks = checkpointed(solved.map(TableSlice::solvedPartition));
         stopping(failFast, blocks::count);
@@ -255,11 +258,11 @@ public final class TableSolver {
      * The plies after {@code state}'s, each a Spark stage that shuffles the kings' un-moves, until a ply decides
      * nothing and no capture's result lies ahead ({@code lastEvent}); returns the last slices, kept.
      */
-    private JavaRDD<TableSlice> solvePlies(Layout layout, PlyLineage.PlyState state, int lastEvent, PlyLineage lineage, int failOnceAt, PlyMeters meters,
-                                           ExecutorHeaps executorHeaps) throws IOException {
+    private JavaRDD<TableSlice> solvePlies(Layout layout, PlyLineage.PlyState state, int lastEvent, PlyLineage lineage, int failOnceAt,
+                                           StorageLevel storage, PlyMeters meters, ExecutorHeaps executorHeaps) throws IOException {
         for (int q = state.ply() + 1; state.frontier() > 0 || q <= lastEvent; q++) {
             meters.plyStarts();
-            JavaRDD<TableSlice> next = nextPly(layout, state.slices(), q, q == failOnceAt, executorHeaps);
+            JavaRDD<TableSlice> next = nextPly(layout, state.slices(), q, q == failOnceAt, storage, executorHeaps);
             long found;
             try {
                 found = frontier(next); // the action that makes the ply
@@ -290,16 +293,20 @@ public final class TableSolver {
 
     /**
      * Ply {@code q}'s slices, made from the slices before: each partition's own un-moves, and the kings' un-moves of
-     * every partition shuffled to the partition that owns their king pair; checkpointed once an action makes them.
+     * every partition shuffled to the partition that owns their king pair; kept at {@code storage} and checkpointed
+     * once an action makes them. A slice kept serialized is each task's own copy: it is plied in place.
      */
-    private static JavaRDD<TableSlice> nextPly(Layout layout, JavaRDD<TableSlice> slices, int q, boolean failOnce, ExecutorHeaps executorHeaps) {
+    private static JavaRDD<TableSlice> nextPly(Layout layout, JavaRDD<TableSlice> slices, int q, boolean failOnce, StorageLevel storage,
+                                               ExecutorHeaps executorHeaps) {
         PositionIndex index = layout.index();
         MoveGenerator gen = layout.gen();
         int[] partitionOfKingPair = layout.partitionOfKingPair();
-        return checkpointed(slices.zipPartitions(
+        boolean ownCopy = !storage.deserialized();
+        return PlyLineage.kept(slices.zipPartitions(
                 slices.mapPartitionsToPair(own -> own.next().kingUnmoves(q - 1, index, gen, partitionOfKingPair))
                         .partitionBy(new ToPartition(layout.partitions())).values(),
-                (own, kingKeys) -> List.of(executorHeaps.after(own.next().next(q, index, gen, failOnce ? failingFirstAttempt(kingKeys) : kingKeys))).iterator()));
+                (own, kingKeys) -> List.of(executorHeaps.after(own.next().next(q, index, gen, ownCopy,
+                        failOnce ? failingFirstAttempt(kingKeys) : kingKeys))).iterator()), storage);
     }
 
     /** The kings' un-moves of a task that fails as it starts to read them, on its first attempt only. */

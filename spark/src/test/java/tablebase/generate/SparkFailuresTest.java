@@ -30,7 +30,8 @@ import tablebase.probe.Result;
 
 /**
  * The engine under Spark's own failures (the test session retries a failed task up to 4 times): a ply whose tasks
- * fail halfway, after their slices' own un-moves, is made again from the ply before and gives the same table; a
+ * fail halfway, after their slices' own un-moves, is made again from the ply before and gives the same table, the
+ * slices kept as objects (each ply a copy) or serialized on disk (each task plying its own copy in place); a
  * broken invariant stops the run at its first failed task, with its message.
  */
 class SparkFailuresTest {
@@ -58,20 +59,23 @@ class SparkFailuresTest {
     void aPlyWhoseTasksFailAfterTheirOwnUnmovesIsMadeAgainIntoTheSameTable() throws Exception {
         SolvedResults reference = TableSolverTest.solve(KQKR, 3).get(KQKR); // KQK and KRK written for the runs below
         TableSolver solver = new TableSolver(SparkTestSession.context(), 3, 1, System.out::println);
-        for (int ply : new int[] {5, 6}) { // a ply of wins, and one of losses, which counts moves off
-            SparkTestSession.session().conf().set(RunSettings.FAIL_ONCE_AT_PLY, Integer.toString(ply));
-            SolvedResults retried;
-            try (Failures failures = new Failures()) {
-                retried = TableSolverTest.solve(solver, KQKR, null);
-                SparkTestSession.context().sc().listenerBus().waitUntilEmpty();
-                List<String> seen = failures.seen();
-                assertEquals(3, seen.size(), "each of the 3 tasks of ply " + ply + " failed once: " + seen);
-                assertTrue(seen.stream().allMatch(m -> m.contains("injected failure")), seen::toString);
-            } finally {
-                SparkTestSession.session().conf().unset(RunSettings.FAIL_ONCE_AT_PLY);
+        for (String storage : new String[] {"MEMORY_AND_DISK", "DISK_ONLY"})
+            for (int ply : new int[] {5, 6}) { // a ply of wins, and one of losses, which counts moves off
+                SparkTestSession.session().conf().set(RunSettings.FAIL_ONCE_AT_PLY, Integer.toString(ply));
+                SparkTestSession.session().conf().set(RunSettings.SLICE_STORAGE, storage);
+                SolvedResults retried;
+                try (Failures failures = new Failures()) {
+                    retried = TableSolverTest.solve(solver, KQKR, null);
+                    SparkTestSession.context().sc().listenerBus().waitUntilEmpty();
+                    List<String> seen = failures.seen();
+                    assertEquals(3, seen.size(), "each of the 3 tasks of ply " + ply + " failed once: " + seen);
+                    assertTrue(seen.stream().allMatch(m -> m.contains("injected failure")), seen::toString);
+                } finally {
+                    SparkTestSession.session().conf().unset(RunSettings.FAIL_ONCE_AT_PLY);
+                    SparkTestSession.session().conf().unset(RunSettings.SLICE_STORAGE);
+                }
+                assertArrayEquals(reference.results(), retried.results(), "KQKR, slices " + storage + ", after the tasks of ply " + ply + " failed halfway");
             }
-            assertArrayEquals(reference.results(), retried.results(), "KQKR after the tasks of ply " + ply + " failed halfway");
-        }
     }
 
     @Test
