@@ -74,8 +74,8 @@ final class TableSlice implements Serializable {
     int frontierSize;
     /** The last ply applied. */
     int ply;
-    /** Entries by the ply of their event: {@code entries[start[q] .. start[q + 1] - 1]}. */
-    private final int[] winStart, winEntries, lossStart, lossEntries;
+    /** Entries by the ply of their capture event, shared by the slices of every ply. */
+    private final PlyEvents wins, losses;
     /** En-passant entry {@code 2 * (hi - lo) + k}: the entry without the right ({@code epBase[k]}, ascending), the pawn that moved two squares. */
     private final int[] epBase, epPawn;
     /** The plies a state byte holds: 0 .. bytePlies - 1 as they are, later ones as {@code bytePlies} and listed. */
@@ -86,19 +86,16 @@ final class TableSlice implements Serializable {
     private int[] latePly;
     private int[][] lateEntries;
 
-    private TableSlice(long lo, long hi, byte[] state, int[] frontier, int frontierSize, int ply, int[] winStart, int[] winEntries,
-                       int[] lossStart, int[] lossEntries, int[] epBase, int[] epPawn, int bytePlies, int filePlies, int[] latePly,
-                       int[][] lateEntries) {
+    private TableSlice(long lo, long hi, byte[] state, int[] frontier, int frontierSize, int ply, PlyEvents wins, PlyEvents losses,
+                       int[] epBase, int[] epPawn, int bytePlies, int filePlies, int[] latePly, int[][] lateEntries) {
         this.lo = lo;
         this.hi = hi;
         this.state = state;
         this.frontier = frontier;
         this.frontierSize = frontierSize;
         this.ply = ply;
-        this.winStart = winStart;
-        this.winEntries = winEntries;
-        this.lossStart = lossStart;
-        this.lossEntries = lossEntries;
+        this.wins = wins;
+        this.losses = losses;
         this.epBase = epBase;
         this.epPawn = epPawn;
         this.bytePlies = bytePlies;
@@ -127,10 +124,12 @@ final class TableSlice implements Serializable {
         out.write(state);
         out.writeInt(bytePlies);
         out.writeInt(filePlies);
-        for (int[] ints : new int[][] {Arrays.copyOf(frontier, frontierSize), winStart, winEntries, lossStart, lossEntries, epBase, epPawn, latePly}) {
+        for (int[] ints : new int[][] {Arrays.copyOf(frontier, frontierSize), epBase, epPawn, latePly}) {
             out.writeInt(ints.length);
             for (int v : ints) out.writeInt(v);
         }
+        wins.writeTo(out);
+        losses.writeTo(out);
         for (int[] ints : lateEntries) {
             out.writeInt(ints.length);
             for (int v : ints) out.writeInt(v);
@@ -143,12 +142,13 @@ final class TableSlice implements Serializable {
         byte[] state = new byte[in.readInt()];
         in.readFully(state);
         int bytePlies = in.readInt(), filePlies = in.readInt();
-        int[][] ints = new int[8][];
+        int[][] ints = new int[4][];
         for (int k = 0; k < ints.length; k++) ints[k] = readInts(in);
-        int[][] late = new int[ints[7].length][];
+        PlyEvents wins = PlyEvents.readFrom(in), losses = PlyEvents.readFrom(in);
+        int[][] late = new int[ints[3].length][];
         for (int k = 0; k < late.length; k++) late[k] = readInts(in);
         return new TableSlice(lo, hi, state, Arrays.copyOf(ints[0], Math.max(1024, ints[0].length)), ints[0].length, ply,
-                ints[1], ints[2], ints[3], ints[4], ints[5], ints[6], bytePlies, filePlies, ints[7], late);
+                wins, losses, ints[1], ints[2], bytePlies, filePlies, ints[3], late);
     }
 
     private static int[] readInts(DataInputStream in) throws IOException {
@@ -158,12 +158,7 @@ final class TableSlice implements Serializable {
     }
 
     /** The last ply at which a capture event decides something, or 0. */
-    int lastEventPly() {
-        int last = 0;
-        for (int[] start : new int[][] {winStart, lossStart})
-            for (int q = 0; q + 1 < start.length; q++) if (start[q + 1] > start[q]) last = Math.max(last, q);
-        return last;
-    }
+    int lastEventPly() { return Math.max(0, Math.max(wins.lastPly(), losses.lastPly())); }
 
     /**
      * The init kernel: every canonical legal entry of {@code lo..hi-1} with its move count, checkmates decided at
@@ -217,7 +212,8 @@ final class TableSlice implements Serializable {
     private static final class Entries {
         final byte[] state;
         byte[] epState = new byte[16];
-        final IntBuckets wins = new IntBuckets(), losses = new IntBuckets(), enPassant = new IntBuckets();
+        final PlyEvents wins = new PlyEvents(), losses = new PlyEvents();
+        final IntPairs enPassant = new IntPairs();
         int[] frontier = new int[1024];
         int frontierSize;
         private final int tableEntries, bytePlies;
@@ -280,8 +276,8 @@ final class TableSlice implements Serializable {
                 all = Arrays.copyOf(state, tableEntries + extra);
                 System.arraycopy(epState, 0, all, tableEntries, extra);
             }
-            return new TableSlice(lo, hi, all, frontier, frontierSize, 0, wins.starts(), wins.entries(), losses.starts(), losses.entries(),
-                    enPassant.keys(), enPassant.values(), bytePlies, filePlies, new int[0], new int[0][]);
+            return new TableSlice(lo, hi, all, frontier, frontierSize, 0, wins.trimmed(), losses.trimmed(), enPassant.keys(), enPassant.values(),
+                    bytePlies, filePlies, new int[0], new int[0][]);
         }
     }
 
@@ -380,8 +376,8 @@ final class TableSlice implements Serializable {
     TableSlice next(int q, PositionIndex index, MoveGenerator gen, boolean ownCopy, Iterator<long[]> kingKeys) {
         if (ply != q - 1) throw new TableInvariantException(atAnotherPly(q - 1));
         // the state bytes change at every ply: the rest is shared
-        TableSlice next = ownCopy ? this : new TableSlice(lo, hi, state.clone(), frontier, frontierSize, ply, winStart, winEntries, lossStart,
-                lossEntries, epBase, epPawn, bytePlies, filePlies, latePly, lateEntries);
+        TableSlice next = ownCopy ? this : new TableSlice(lo, hi, state.clone(), frontier, frontierSize, ply, wins, losses, epBase, epPawn,
+                bytePlies, filePlies, latePly, lateEntries);
         next.applyInPlace(q, index, gen, false, kingKeys);
         return next;
     }
@@ -429,10 +425,7 @@ final class TableSlice implements Serializable {
             long[] batch = kingKeys.next();
             reachAll(q, batch, batch.length);
         }
-        boolean wins = q % 2 == 1;
-        int[] start = wins ? winStart : lossStart, entries = wins ? winEntries : lossEntries;
-        if (q + 1 < start.length)
-            for (int k = start[q]; k < start[q + 1]; k++) touch(q, entries[k], 1);
+        (q % 2 == 1 ? wins : losses).forEach(q, e -> touch(q, e, 1));
         if (q >= bytePlies) keepLate(q, tableEntries);
         ply = q;
     }
@@ -574,9 +567,9 @@ final class TableSlice implements Serializable {
         frontier[frontierSize++] = e;
     }
 
-    /** Ints grouped by a small key (a ply), filled in any order, read grouped. */
-    static final class IntBuckets {
-        private int[] keys = new int[256], values = new int[256];
+    /** Pairs of ints, in the order added: each en-passant entry's entry without the right and pushed pawn. */
+    static final class IntPairs {
+        private int[] keys = new int[16], values = new int[16];
         private int size;
 
         void add(int key, int value) {
@@ -588,27 +581,10 @@ final class TableSlice implements Serializable {
             values[size++] = value;
         }
 
-        /** start[q] .. start[q + 1] - 1 are the places of key q in {@link #entries}. */
-        int[] starts() {
-            int max = 0;
-            for (int k = 0; k < size; k++) max = Math.max(max, keys[k]);
-            int[] start = new int[max + 2];
-            for (int k = 0; k < size; k++) start[keys[k] + 1]++;
-            for (int q = 1; q < start.length; q++) start[q] += start[q - 1];
-            return start;
-        }
-
         int size() { return size; }
 
-        /** The keys and values in the order added. */
         int[] keys() { return Arrays.copyOf(keys, size); }
 
         int[] values() { return Arrays.copyOf(values, size); }
-
-        int[] entries() {
-            int[] at = starts(), out = new int[size];
-            for (int k = 0; k < size; k++) out[at[keys[k]]++] = values[k];
-            return out;
-        }
     }
 }
