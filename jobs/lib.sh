@@ -33,12 +33,13 @@ build_if_needed() {
 # run_main CLASS ARGS...: driver heap from DRIVER_MEMORY, by default half the machine's memory: in local mode
 # the driver's heap holds the whole table, and Spark's 1g default sends a 5-piece table's cached plies to
 # recomputation.
-# The parallel collector unless JAVA_OPTS names another: a batch job wants throughput, and on 2 cores G1's
-# concurrent work takes a core from the solving.
+# G1 unless JAVA_OPTS names another collector: each ply's copy of the state bytes is a humongous array, which G1
+# frees at its next young collection (2 cores: KQQKQ solved in 34.2 s, 7.9 bytes of heap an index at the peak,
+# against 41.9 s and 10.8 with the parallel collector; KBNKN 58.2 s against 68.0; the 4-piece set the same, 91 s).
 run_main() {
   build_if_needed
   bind_locally_if_local "$@"
-  local opens gc="-XX:+UseParallelGC" classpath
+  local opens gc="-XX:+UseG1GC" classpath
   opens=$(unzip -p "$JAR" tablebase/build.properties | sed -n 's/^jvm.options=//p')
   [[ "${JAVA_OPTS:-}" == *-XX:+Use*GC* ]] && gc=""
   classpath="$JAR:$PROBE_JAR:$(cat "$CLASSPATH_FILE")"
@@ -76,7 +77,7 @@ archive_classes_if_needed() {
   echo "archiving the classes a run loads, once per build (class data sharing) ..." >&2
   tmp=$(mktemp -d)
   # shellcheck disable=SC2086
-  if java -Xmx1g -XX:+UseParallelGC $opens -XX:ArchiveClassesAtExit="$tmp/classes.jsa" $QUIET_CDS \
+  if java -Xmx1g -XX:+UseG1GC $opens -XX:ArchiveClassesAtExit="$tmp/classes.jsa" $QUIET_CDS \
       -Dlog4j.configurationFile="$ROOT/jobs/log4j2.properties" -cp "$classpath" \
       tablebase.cli.Generate --endgame KQK --out "$tmp/kqk" --partitions 1 >/dev/null 2>&1 && [[ -s "$tmp/classes.jsa" ]]; then
     mv -f "$tmp/classes.jsa" "$CLASS_ARCHIVE"
