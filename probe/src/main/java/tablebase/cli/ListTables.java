@@ -41,9 +41,9 @@ public final class ListTables {
         for (Path folder : folders) {
             Map<String, Object> m = Manifest.read(folder.resolve(Manifest.FILE));
             Material material = Material.parse(String.valueOf(m.get("endgame")));
-            List<Map<?, ?>> parts = Manifest.files(m, Manifest.COMPRESSED_FILES);
+            List<Manifest.FileEntry> parts = Manifest.files(m, Manifest.COMPRESSED_FILES);
             if (parts == null) parts = Manifest.packedFiles(m); // a table made before the compressed files
-            String sha = parts == null ? "(no files)" : String.valueOf(parts.get(0).get("sha256")).substring(0, 16)
+            String sha = parts == null ? "(no files)" : parts.get(0).sha256().substring(0, 16)
                     + (parts.size() > 1 ? " (+" + (parts.size() - 1) + " parts)" : "");
             rows.add(new Object[] {material, Manifest.entries(m), bytes(folder), Manifest.bytes(m, Manifest.COMPRESSED_FILES), longestWin(m, "white_to_move"),
                     longestWin(m, "black_to_move"), sha, folder.getFileName()});

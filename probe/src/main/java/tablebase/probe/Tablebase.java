@@ -205,7 +205,7 @@ public final class Tablebase implements AutoCloseable {
     private static void openTable(Path folder, Map<Material, DtmTable> tables, Map<Path, Refused> refused, Check check, BlockCache cache,
                                   Source source) throws IOException {
         Map<String, Object> manifest = Manifest.read(folder.resolve(Manifest.FILE));
-        List<Map<?, ?>> packed = Manifest.files(manifest, Manifest.PACKED_FILES), compressed = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
+        List<Manifest.FileEntry> packed = Manifest.files(manifest, Manifest.PACKED_FILES), compressed = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
         if (packed == null && compressed == null)
             throw new CorruptTableException(folder.resolve(Manifest.FILE) + " names no table files (a table of an older format is generated again)");
         Material material = Material.parse(String.valueOf(manifest.get("endgame")));
@@ -213,22 +213,19 @@ public final class Tablebase implements AutoCloseable {
         boolean readCompressed = compressed != null && (source == Source.COMPRESSED_FIRST || packed == null);
         if (!readCompressed && packed == null)
             throw new CorruptTableException(folder.resolve(Manifest.FILE) + " names no packed files to read");
-        List<Map<?, ?>> parts = readCompressed ? compressed : packed;
         List<Path> files = new ArrayList<>();
-        for (Map<?, ?> part : parts) files.add(folder.resolve(String.valueOf(part.get("name"))));
+        for (Manifest.FileEntry part : readCompressed ? compressed : packed) files.add(folder.resolve(part.name()));
         DtmTable table = readCompressed ? CompressedTable.open(files, cache) : IndexedTable.open(files);
         try {
             if (!table.material().equals(material))
                 throw new CorruptTableException(folder + " holds " + table.material() + ", its manifest says " + material);
             if (check == Check.SHA256) {
-                for (List<Map<?, ?>> listed : java.util.Arrays.asList(packed, compressed))
-                    if (listed != null) for (Map<?, ?> part : listed) verify(folder.resolve(String.valueOf(part.get("name"))), part);
-                if (manifest.get("seed_file") instanceof Map<?, ?> seed) verify(folder.resolve(String.valueOf(seed.get("name"))), seed);
-                if (manifest.get("parquet") instanceof Map<?, ?> parquet && parquet.get("files") instanceof List<?> rows)
-                    for (Object f : rows) {
-                        Map<?, ?> file = (Map<?, ?>) f;
-                        verify(folder.resolve(String.valueOf(parquet.get("path"))).resolve(String.valueOf(file.get("name"))), file);
-                    }
+                for (List<Manifest.FileEntry> listed : java.util.Arrays.asList(packed, compressed))
+                    if (listed != null) for (Manifest.FileEntry part : listed) verify(folder.resolve(part.name()), part);
+                Manifest.FileEntry seed = Manifest.seedFile(manifest);
+                if (seed != null) verify(folder.resolve(seed.name()), seed);
+                List<Manifest.FileEntry> rows = Manifest.parquetFiles(manifest);
+                if (rows != null) for (Manifest.FileEntry file : rows) verify(folder.resolve(Manifest.parquetPath(manifest)).resolve(file.name()), file);
             }
         } catch (IOException | RuntimeException e) {
             table.close();
@@ -242,12 +239,12 @@ public final class Tablebase implements AutoCloseable {
             }
     }
 
-    private static void verify(Path file, Map<?, ?> described) throws IOException {
+    private static void verify(Path file, Manifest.FileEntry described) throws IOException {
         String sha256;
         try (InputStream in = Files.newInputStream(file)) {
             sha256 = Manifest.sha256(in);
         }
-        if (!sha256.equals(described.get("sha256")))
+        if (!sha256.equals(described.sha256()))
             throw new CorruptTableException(file + " does not match the SHA-256 in its " + Manifest.FILE + ": the file is damaged or from another run");
     }
 

@@ -33,6 +33,7 @@ import tablebase.probe.EntryPlane;
 import tablebase.probe.IndexedTable;
 import tablebase.probe.LatePlies;
 import tablebase.probe.Manifest;
+import tablebase.probe.Manifest.FileEntry;
 import tablebase.probe.ResultPlane;
 import tablebase.table.SolvedPartition;
 import tablebase.table.SolvedTable;
@@ -80,7 +81,7 @@ public final class TableExport {
         boolean markCaptures = RunSettings.of(jsc).markCaptures();
         String staging = folder.staging().toString(), planes = new Path(staging, RESULT_PLANES).toString();
         boolean parquet = run.parquet();
-        FutureTask<Map<String, Object>> seed = null;
+        FutureTask<FileEntry> seed = null;
         try {
             long[] starts = IndexedTable.partStarts(index, entriesPerFile);
             int parts = starts.length - 1;
@@ -107,7 +108,7 @@ public final class TableExport {
                         bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], markCaptures, spareCores),
                         starts, spareCores, parquet, smaller.hadoop())).collect();
             }
-            Map<String, Object> seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
+            FileEntry seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
             FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
             fs.delete(new Path(planes), true);
             Map<String, Object> manifest = writeManifest(table, written.stream().map(PartWritten::part).toList(),
@@ -151,7 +152,7 @@ public final class TableExport {
      * What a part's task wrote: the manifest entries of its Parquet file and of its packed and compressed files, and
      * the wall-clock time its Parquet file was in place (the executors' clocks, as Spark's own task times).
      */
-    record PartWritten(Map<String, Object> rows, long rowsDoneMillis, PartFiles part) implements Serializable {}
+    record PartWritten(FileEntry rows, long rowsDoneMillis, PartFiles part) implements Serializable {}
 
     /** The part kernel: writes part {@code k}'s Parquet file (unless not {@code parquet}) and its packed and compressed files. */
     private static PartWritten writePartAndRows(String staging, PositionIndex index, int k, BestMoves b, long[] starts, boolean spareCores,
@@ -159,13 +160,13 @@ public final class TableExport {
         String attempt = attempt();
         if (!parquet) return new PartWritten(null, 0, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
         if (!spareCores) {
-            Map<String, Object> rows = writeRows(staging, index, k, b, attempt, hadoop);
+            FileEntry rows = writeRows(staging, index, k, b, attempt, hadoop);
             long rowsDone = System.currentTimeMillis();
             return new PartWritten(rows, rowsDone, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
         }
         long[] rowsDone = new long[1]; // set by the rows' thread before it ends, read after
-        FutureTask<Map<String, Object>> rows = started("Parquet rows", () -> {
-            Map<String, Object> entry = writeRows(staging, index, k, b, attempt, hadoop);
+        FutureTask<FileEntry> rows = started("Parquet rows", () -> {
+            FileEntry entry = writeRows(staging, index, k, b, attempt, hadoop);
             rowsDone[0] = System.currentTimeMillis();
             return entry;
         });
@@ -190,12 +191,12 @@ public final class TableExport {
     }
 
     /** Writes part {@code k}'s Parquet file (see {@link ParquetRows}), as task attempt {@code attempt}, and returns its manifest entry. */
-    private static Map<String, Object> writeRows(String staging, PositionIndex index, int k, BestMoves b, String attempt, Configuration hadoop)
+    private static FileEntry writeRows(String staging, PositionIndex index, int k, BestMoves b, String attempt, Configuration hadoop)
             throws IOException {
         String name = ParquetRows.fileName(k);
         long[] bytes = new long[1];
         String sha256 = writeAside(new Path(new Path(staging, PARQUET), name), hadoop, attempt, out -> bytes[0] = ParquetRows.write(index, b, hadoop, out));
-        return fileEntry(name, bytes[0], sha256);
+        return new FileEntry(name, bytes[0], sha256);
     }
 
     /** A solved partition's result plane in a file: entries {@code first .. end - 1} from its start, then their late plies. */
@@ -329,7 +330,7 @@ public final class TableExport {
     }
 
     /** The manifest entries of a part's packed and compressed files. */
-    record PartFiles(Map<String, Object> packed, Map<String, Object> compressed) implements Serializable {}
+    record PartFiles(FileEntry packed, FileEntry compressed) implements Serializable {}
 
     /** Writes the packed and compressed part files starting at index {@code lo} from its planes and late plies, and returns their manifest entries. */
     private static PartFiles writePart(String staging, PositionIndex index, long[] starts, long lo, byte[] results, byte[] ranks,
@@ -342,35 +343,20 @@ public final class TableExport {
         String compressedName = CompressedTable.partName(index.material(), k, parts);
         String compressedSha256 = writeAside(new Path(staging, compressedName), hadoop, out -> bytes[0] = CompressedTable.write(index, lo, hi, results, byExits, late, out));
         long packedBytes = IndexedTable.partSize(lo, hi) + late.within(2 * lo, 2 * hi).bytes();
-        return new PartFiles(partEntry(name, packedBytes, sha256, lo, hi), partEntry(compressedName, bytes[0], compressedSha256, lo, hi));
-    }
-
-    private static Map<String, Object> partEntry(String name, long bytes, String sha256, long lo, long hi) {
-        Map<String, Object> file = fileEntry(name, bytes, sha256);
-        file.put("first_index", lo);
-        file.put("end_index", hi);
-        return file;
+        return new PartFiles(new FileEntry(name, packedBytes, sha256, lo, hi), new FileEntry(compressedName, bytes[0], compressedSha256, lo, hi));
     }
 
     /** The seed's KBNK file, written by one task from the result planes. */
-    private static Map<String, Object> writeSeed(JavaSparkContext jsc, String staging, PositionIndex index, List<PlaneFile> planeFiles,
+    private static FileEntry writeSeed(JavaSparkContext jsc, String staging, PositionIndex index, List<PlaneFile> planeFiles,
                                                  SmallerTables smaller) {
         String sha256 = jsc.parallelize(List.of(0), 1).map(x -> writeAside(new Path(staging, PackedTable.FILE_NAME), smaller.hadoop(),
                 out -> out.write(PackedTable.seedWords(index, successors(index.material(), planeFiles, smaller))))).first();
-        return fileEntry(PackedTable.FILE_NAME, PackedTable.SIZE, sha256);
-    }
-
-    private static Map<String, Object> fileEntry(String name, long bytes, String sha256) {
-        Map<String, Object> file = new LinkedHashMap<>();
-        file.put("name", name);
-        file.put("bytes", bytes);
-        file.put("sha256", sha256);
-        return file;
+        return new FileEntry(PackedTable.FILE_NAME, PackedTable.SIZE, sha256);
     }
 
     /** {@code partFiles}: the part files' entries; {@code parquetFiles}: the Parquet files'; {@code seed}: the seed's KBNK file, or null. */
-    private static Map<String, Object> writeManifest(SolvedTable table, List<PartFiles> partFiles, List<Map<String, Object>> parquetFiles,
-                                                     Map<String, Object> seed, OutputFolder folder, Run run)
+    private static Map<String, Object> writeManifest(SolvedTable table, List<PartFiles> partFiles, List<FileEntry> parquetFiles,
+                                                     FileEntry seed, OutputFolder folder, Run run)
             throws IOException {
         Material material = table.material();
         PositionIndex index = table.index();
@@ -406,14 +392,14 @@ public final class TableExport {
             Map<String, Object> parquet = new LinkedHashMap<>();
             parquet.put("path", PARQUET);
             parquet.put("rows", rows);
-            parquet.put("files", parquetFiles);
-            m.put("parquet", parquet);
+            parquet.put("files", parquetFiles.stream().map(FileEntry::toJson).toList());
+            m.put(Manifest.PARQUET, parquet);
         }
         List<PartFiles> byIndex = new ArrayList<>(partFiles);
-        byIndex.sort(java.util.Comparator.comparingLong(f -> (Long) f.packed().get("first_index")));
-        m.put(Manifest.PACKED_FILES, byIndex.stream().map(PartFiles::packed).toList());
-        m.put(Manifest.COMPRESSED_FILES, byIndex.stream().map(PartFiles::compressed).toList());
-        if (seed != null) m.put("seed_file", seed);
+        byIndex.sort(java.util.Comparator.comparingLong(f -> f.packed().firstIndex()));
+        m.put(Manifest.PACKED_FILES, byIndex.stream().map(f -> f.packed().toJson()).toList());
+        m.put(Manifest.COMPRESSED_FILES, byIndex.stream().map(f -> f.compressed().toJson()).toList());
+        if (seed != null) m.put(Manifest.SEED_FILE, seed.toJson());
         List<Map<String, String>> subs = new ArrayList<>();
         for (Material sub : TablePlan.exits(material)) subs.add(Map.of("endgame", sub.name(), "path", "../" + folderName(sub)));
         m.put("sub_tables", subs);

@@ -104,18 +104,18 @@ public final class TableFolders {
         Map<String, Object> manifest = TableExport.readManifest(fs, manifestFile);
         if (!material.name().equals(manifest.get("endgame")))
             throw new IOException(folder + " holds " + manifest.get("endgame") + ", not the " + material.name() + " table; move it away");
-        List<Map<?, ?>> parts = Manifest.packedFiles(manifest), compressed = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
+        List<Manifest.FileEntry> parts = Manifest.packedFiles(manifest), compressed = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
         if (parts == null && compressed == null)
             throw new IOException(folder + " holds a " + material.name() + " table without its packed or compressed files (an older format); move it away");
-        List<Map<?, ?>> listed = new java.util.ArrayList<>();
+        List<Manifest.FileEntry> listed = new java.util.ArrayList<>();
         if (parts != null) listed.addAll(parts);
         if (compressed != null) listed.addAll(compressed);
-        for (Map<?, ?> part : listed) {
-            Path file = new Path(folder, String.valueOf(part.get("name")));
-            if (!fs.isFile(file) || !String.valueOf(fs.getFileStatus(file).getLen()).equals(String.valueOf(part.get("bytes"))))
-                throw new IOException(file + " is missing or not the " + part.get("bytes") + " bytes its manifest says; move " + folder + " away to generate it again");
+        for (Manifest.FileEntry part : listed) {
+            Path file = new Path(folder, part.name());
+            if (!fs.isFile(file) || fs.getFileStatus(file).getLen() != part.bytes())
+                throw new IOException(file + " is missing or not the " + part.bytes() + " bytes its manifest says; move " + folder + " away to generate it again");
             try (InputStream in = fs.open(file)) {
-                if (!String.valueOf(part.get("sha256")).equals(Manifest.sha256(in)))
+                if (!part.sha256().equals(Manifest.sha256(in)))
                     throw new IOException(file + " does not match the SHA-256 in its manifest; move " + folder + " away to generate it again");
             }
         }
@@ -168,7 +168,7 @@ public final class TableFolders {
         FileSystem fs = folder.getFileSystem(hadoop);
         if (fs instanceof org.apache.hadoop.fs.LocalFileSystem local) fs = local.getRawFileSystem(); // no checksum side files
         Map<String, Object> manifest = manifest(material);
-        List<Map<?, ?>> parts = Manifest.packedFiles(manifest);
+        List<Manifest.FileEntry> parts = Manifest.packedFiles(manifest);
         if (parts == null || Manifest.files(manifest, Manifest.COMPRESSED_FILES) == null) return 0; // none, or the table's only files
         Map<String, Object> lean = new java.util.LinkedHashMap<>(manifest);
         lean.remove(Manifest.PACKED_FILES);
@@ -178,9 +178,9 @@ public final class TableFolders {
         }
         replace(aside, file, hadoop);
         long bytes = 0;
-        for (Map<?, ?> part : parts) {
-            bytes += ((Number) part.get("bytes")).longValue();
-            fs.delete(new Path(folder, String.valueOf(part.get("name"))), false);
+        for (Manifest.FileEntry part : parts) {
+            bytes += part.bytes();
+            fs.delete(new Path(folder, part.name()), false);
         }
         return bytes;
     }
@@ -202,8 +202,8 @@ public final class TableFolders {
         }
     }
 
-    private static TableFiles files(Material material, Path folder, List<Map<?, ?>> parts) {
-        return new TableFiles(material, folder.toString(), parts.stream().map(p -> String.valueOf(p.get("name"))).toList());
+    private static TableFiles files(Material material, Path folder, List<Manifest.FileEntry> parts) {
+        return new TableFiles(material, folder.toString(), parts.stream().map(Manifest.FileEntry::name).toList());
     }
 
     /** A table written: its files, the seconds until they were in place, and until its Parquet rows were (null without rows). */

@@ -58,13 +58,12 @@ public record TableView(Material material, Material table, String name, String f
      * before each query would cost more than most queries).
      */
     static void checkParquetFiles(FileSystem fs, Path parquet, Map<String, Object> manifest) throws IOException {
-        if (!(manifest.get("parquet") instanceof Map<?, ?> rows) || !(rows.get("files") instanceof List<?> files))
-            throw new IOException(new Path(parquet.getParent(), Manifest.FILE) + " lists no Parquet files");
-        for (Object listed : files) {
-            Map<?, ?> file = (Map<?, ?>) listed;
-            Path path = new Path(parquet, String.valueOf(file.get("name")));
+        List<Manifest.FileEntry> files = Manifest.parquetFiles(manifest);
+        if (files == null) throw new IOException(new Path(parquet.getParent(), Manifest.FILE) + " lists no Parquet files");
+        for (Manifest.FileEntry file : files) {
+            Path path = new Path(parquet, file.name());
             if (!fs.isFile(path)) throw new NoSuchFileException(path + ": no such file, though the manifest lists it");
-            long bytes = fs.getFileStatus(path).getLen(), listedBytes = ((Number) file.get("bytes")).longValue();
+            long bytes = fs.getFileStatus(path).getLen(), listedBytes = file.bytes();
             if (bytes != listedBytes) throw new IOException(path + " has " + bytes + " bytes, its manifest says " + listedBytes + ": damaged or from another run");
             byte[] head = new byte[4], tail = new byte[4];
             try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(path)) {

@@ -122,10 +122,10 @@ public final class UnpackedTable {
                     Files.createDirectories(copy);
                     copy.toFile().deleteOnExit(); // before its files: deleted at exit in the reverse order, the files first
                     Map<String, Object> manifest = TableExport.readManifest(fs, new Path(folder, Manifest.FILE));
-                    List<Map<?, ?>> files = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
+                    List<Manifest.FileEntry> files = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
                     if (files == null) files = Manifest.packedFiles(manifest);
-                    for (Map<?, ?> f : files) {
-                        String name = String.valueOf(f.get("name"));
+                    for (Manifest.FileEntry f : files) {
+                        String name = f.name();
                         fs.copyToLocalFile(false, new Path(folder, name), new Path(copy.resolve(name).toUri()), true);
                         copy.resolve(name).toFile().deleteOnExit();
                     }

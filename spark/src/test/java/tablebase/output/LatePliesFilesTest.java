@@ -64,10 +64,10 @@ class LatePliesFilesTest {
             }
             if (endgame.equals("KQKR")) lateKqkr = late;
             long sizes = 0;
-            for (Map<?, ?> part : Manifest.packedFiles(mb)) {
-                Path file = b.resolve(String.valueOf(part.get("name")));
-                assertEquals(((Number) part.get("bytes")).longValue(), Files.size(file), file.toString());
-                sizes += Files.size(file) - IndexedTable.partSize(((Number) part.get("first_index")).longValue(), ((Number) part.get("end_index")).longValue());
+            for (Manifest.FileEntry part : Manifest.packedFiles(mb)) {
+                Path file = b.resolve(part.name());
+                assertEquals(part.bytes(), Files.size(file), file.toString());
+                sizes += Files.size(file) - IndexedTable.partSize(part.firstIndex(), part.endIndex());
             }
             assertEquals(late == 0, sizes == 0, endgame + ": " + late + " entries past " + BYTE_PLIES + " plies, " + sizes + " bytes listing them");
             assertArrayEquals(movePlane(a, ma), movePlane(b, mb), endgame + ": the best moves");
@@ -98,15 +98,15 @@ class LatePliesFilesTest {
     }
 
     private static List<Path> files(Path folder, Map<String, Object> manifest, String key) {
-        return ((List<?>) manifest.get(key)).stream().map(f -> folder.resolve(String.valueOf(((Map<?, ?>) f).get("name")))).toList();
+        return Manifest.files(manifest, key).stream().map(f -> folder.resolve(f.name())).toList();
     }
 
     /** The move planes of a table's packed parts, in index order. */
     private static byte[] movePlane(Path folder, Map<String, Object> manifest) throws Exception {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        for (Map<?, ?> part : Manifest.packedFiles(manifest)) {
-            long lo = ((Number) part.get("first_index")).longValue(), hi = ((Number) part.get("end_index")).longValue();
-            byte[] bytes = Files.readAllBytes(folder.resolve(String.valueOf(part.get("name"))));
+        for (Manifest.FileEntry part : Manifest.packedFiles(manifest)) {
+            long lo = part.firstIndex(), hi = part.endIndex();
+            byte[] bytes = Files.readAllBytes(folder.resolve(part.name()));
             int planes = (int) IndexedTable.partSize(lo, hi), n = (int) (2 * (hi - lo));
             out.write(bytes, planes - n, n);
         }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tablebase.table.RunSettings;
@@ -34,13 +33,13 @@ class PartFilesTest {
         } finally {
             SparkTestSession.session().conf().unset(RunSettings.ENTRIES_PER_FILE);
         }
-        List<Map<?, ?>> parts = Manifest.packedFiles(Manifest.read(dir.resolve("kqk").resolve(Manifest.FILE)));
+        List<Manifest.FileEntry> parts = Manifest.packedFiles(Manifest.read(dir.resolve("kqk").resolve(Manifest.FILE)));
         assertTrue(parts.size() >= 5, parts.size() + " parts of at most 10,000 entries");
         long next = 0;
-        for (Map<?, ?> part : parts) { // contiguous ranges of the index, each file as the manifest says
-            assertEquals(next, ((Number) part.get("first_index")).longValue());
-            next = ((Number) part.get("end_index")).longValue();
-            assertEquals(((Number) part.get("bytes")).longValue(), Files.size(dir.resolve("kqk").resolve(String.valueOf(part.get("name")))));
+        for (Manifest.FileEntry part : parts) { // contiguous ranges of the index, each file as the manifest says
+            assertEquals(next, part.firstIndex());
+            next = part.endIndex();
+            assertEquals(part.bytes(), Files.size(dir.resolve("kqk").resolve(part.name())));
         }
 
         Material kqk = Material.parse("KQK");
