@@ -34,8 +34,7 @@ build_if_needed() {
 # the driver's heap holds the whole table, and Spark's 1g default sends a 5-piece table's cached plies to
 # recomputation.
 # G1 unless JAVA_OPTS names another collector: each ply's copy of the state bytes is a humongous array, which G1
-# frees at its next young collection (2 cores: KQQKQ solved in 34.2 s, 7.9 bytes of heap an index at the peak,
-# against 41.9 s and 10.8 with the parallel collector; KBNKN 58.2 s against 68.0; the 4-piece set the same, 91 s).
+# frees at its next young collection (faster and a smaller peak heap than the parallel collector: docs/figures.md).
 run_main() {
   build_if_needed
   bind_locally_if_local "$@"
