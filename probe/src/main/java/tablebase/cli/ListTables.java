@@ -7,7 +7,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import tablebase.chess.Material;
@@ -39,14 +38,14 @@ public final class ListTables {
         if (folders.isEmpty()) throw new NoSuchFileException(root + " holds no table folder (make them with jobs/generate --up-to 4 --out " + root + ")");
         List<Object[]> rows = new ArrayList<>();
         for (Path folder : folders) {
-            Map<String, Object> m = Manifest.read(folder.resolve(Manifest.FILE));
-            Material material = Material.parse(String.valueOf(m.get("endgame")));
-            List<Manifest.FileEntry> parts = Manifest.files(m, Manifest.COMPRESSED_FILES);
-            if (parts == null) parts = Manifest.packedFiles(m); // a table made before the compressed files
+            Manifest m = Manifest.read(folder.resolve(Manifest.FILE));
+            Material material = m.material();
+            List<Manifest.FileEntry> parts = m.compressedFiles();
+            if (parts == null) parts = m.packedFiles(); // a table made before the compressed files
             String sha = parts == null ? "(no files)" : parts.get(0).sha256().substring(0, 16)
                     + (parts.size() > 1 ? " (+" + (parts.size() - 1) + " parts)" : "");
-            rows.add(new Object[] {material, Manifest.entries(m), bytes(folder), Manifest.bytes(m, Manifest.COMPRESSED_FILES), longestWin(m, "white_to_move"),
-                    longestWin(m, "black_to_move"), sha, folder.getFileName()});
+            rows.add(new Object[] {material, m.entries(), bytes(folder), Manifest.bytes(m.compressedFiles()), longestWin(m, 0), longestWin(m, 1), sha,
+                    folder.getFileName()});
         }
         rows.sort(java.util.Comparator.comparingInt((Object[] r) -> ((Material) r[0]).size()).thenComparing(r -> ((Material) r[0]).name()));
         System.out.printf("%-7s %-7s %15s %10s %11s %12s %12s  %-16s  %s%n", "table", "swapped", "entries", "on disk", "compressed", "White wins", "Black wins",
@@ -70,8 +69,8 @@ public final class ListTables {
     }
 
     /** "in 35", "-" when the side never wins, "?" when the manifest does not say. */
-    static String longestWin(Map<String, Object> manifest, String side) {
-        int win = Manifest.longestWin(manifest, side);
+    static String longestWin(Manifest manifest, int side) {
+        int win = manifest.longestWin(side);
         return win < 0 ? "?" : win == 0 ? "-" : "in " + win;
     }
 

@@ -35,8 +35,7 @@ public final class ServeBench {
         URI base = URI.create(args.required("--url"));
         int clients = args.positiveInt("--clients", 8), seconds = args.positiveInt("--seconds", 20);
         int warmup = args.positiveInt("--warmup", 5);
-        Material material = Material.parse(String.valueOf(
-                Manifest.read(Path.of(args.required("--table")).resolve(Manifest.FILE)).get("endgame")));
+        Material material = Manifest.read(Path.of(args.required("--table")).resolve(Manifest.FILE)).material();
         Random random = new Random(3);
         URL[] urls = new URL[10_000];
         for (int i = 0; i < urls.length; i++) {

@@ -178,7 +178,7 @@ public final class Tablebase implements AutoCloseable {
     /** The material a table folder's manifest names, else its folder's name, else null: what a refused table is known by. */
     private static Material materialOf(Path folder) {
         try {
-            return Material.parse(String.valueOf(Manifest.read(folder.resolve(Manifest.FILE)).get("endgame")));
+            return Manifest.read(folder.resolve(Manifest.FILE)).material();
         } catch (IOException | RuntimeException e) {
             String name = folder.getFileName() == null ? "" : folder.getFileName().toString();
             try {
@@ -204,11 +204,11 @@ public final class Tablebase implements AutoCloseable {
      */
     private static void openTable(Path folder, Map<Material, DtmTable> tables, Map<Path, Refused> refused, Check check, BlockCache cache,
                                   Source source) throws IOException {
-        Map<String, Object> manifest = Manifest.read(folder.resolve(Manifest.FILE));
-        List<Manifest.FileEntry> packed = Manifest.files(manifest, Manifest.PACKED_FILES), compressed = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
+        Manifest manifest = Manifest.read(folder.resolve(Manifest.FILE));
+        List<Manifest.FileEntry> packed = manifest.packedFiles(), compressed = manifest.compressedFiles();
         if (packed == null && compressed == null)
             throw new CorruptTableException(folder.resolve(Manifest.FILE) + " names no table files (a table of an older format is generated again)");
-        Material material = Material.parse(String.valueOf(manifest.get("endgame")));
+        Material material = manifest.material();
         if (tables.containsKey(material)) return;
         boolean readCompressed = compressed != null && (source == Source.COMPRESSED_FIRST || packed == null);
         if (!readCompressed && packed == null)
@@ -222,19 +222,18 @@ public final class Tablebase implements AutoCloseable {
             if (check == Check.SHA256) {
                 for (List<Manifest.FileEntry> listed : java.util.Arrays.asList(packed, compressed))
                     if (listed != null) for (Manifest.FileEntry part : listed) verify(folder.resolve(part.name()), part);
-                Manifest.FileEntry seed = Manifest.seedFile(manifest);
-                if (seed != null) verify(folder.resolve(seed.name()), seed);
-                List<Manifest.FileEntry> rows = Manifest.parquetFiles(manifest);
-                if (rows != null) for (Manifest.FileEntry file : rows) verify(folder.resolve(Manifest.parquetPath(manifest)).resolve(file.name()), file);
+                if (manifest.seedFile() != null) verify(folder.resolve(manifest.seedFile().name()), manifest.seedFile());
+                if (manifest.parquetFiles() != null)
+                    for (Manifest.FileEntry file : manifest.parquet().files()) verify(folder.resolve(manifest.parquet().path()).resolve(file.name()), file);
             }
         } catch (IOException | RuntimeException e) {
             table.close();
             throw e;
         }
         tables.put(material, table);
-        if (manifest.get("sub_tables") instanceof List<?> subs)
-            for (Object sub : subs) {
-                Path subFolder = folder.resolve(String.valueOf(((Map<?, ?>) sub).get("path"))).normalize();
+        if (manifest.subTables() != null)
+            for (Manifest.SubTable sub : manifest.subTables()) {
+                Path subFolder = folder.resolve(sub.path()).normalize();
                 if (Files.isRegularFile(subFolder.resolve(Manifest.FILE))) openOrRefuse(subFolder, tables, refused, check, cache, source);
             }
     }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -68,11 +70,34 @@ class CarriedTablesTest {
                         if (ply > 0 && ply % 2 == 1) longest[side.ordinal()] = Math.max(longest[side.ordinal()], (ply + 1) / 2);
                     }
                 if (published.containsKey(material.name())) assertEquals(published.get(material.name()), longest[0], material.name());
-                Map<String, Object> manifest = Manifest.read(CarriedTables.folder().resolve(material.name().toLowerCase()).resolve(Manifest.FILE));
-                assertEquals(longest[0], Manifest.longestWin(manifest, "white_to_move"), material.name());
-                assertEquals(longest[1], Manifest.longestWin(manifest, "black_to_move"), material.name());
+                Manifest manifest = Manifest.read(CarriedTables.folder().resolve(material.name().toLowerCase()).resolve(Manifest.FILE));
+                assertEquals(longest[0], manifest.longestWin(0), material.name());
+                assertEquals(longest[1], manifest.longestWin(1), material.name());
             }
         }
+    }
+
+    @Test
+    void eachManifestReadIsWrittenBackByteForByteAndItsFiguresAddUp() throws Exception {
+        for (String table : List.of("kpk", "kqk", "krk", "kbk", "knk")) {
+            Path file = CarriedTables.folder().resolve(table).resolve(Manifest.FILE);
+            Manifest manifest = Manifest.read(file);
+            java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+            manifest.write(out);
+            assertEquals(Files.readString(file), out.toString(java.nio.charset.StandardCharsets.UTF_8), table);
+            assertEquals(table.toUpperCase(), manifest.endgame());
+            assertEquals(new PositionIndex(manifest.material()).size(), manifest.indexSize(), table);
+            for (Manifest.SideFigures side : manifest.sides()) {
+                // the histograms count every position won or lost, and end at the longest win and loss
+                assertEquals(side.positions().win(), side.winIn().values().stream().mapToLong(Long::longValue).sum(), table);
+                assertEquals(side.positions().loss(), side.lossIn().values().stream().mapToLong(Long::longValue).sum(), table);
+                assertEquals(side.longestWin(), side.winIn().isEmpty() ? 0 : side.winIn().lastKey(), table);
+                assertEquals(side.longestLoss(), side.lossIn().isEmpty() ? 0 : side.lossIn().lastKey(), table);
+            }
+            for (Manifest.FileEntry f : manifest.compressedFiles()) assertEquals(Files.size(file.resolveSibling(f.name())), f.bytes(), f.name());
+        }
+        IOException damaged = assertThrows(IOException.class, () -> Manifest.read(new java.io.ByteArrayInputStream("{\"index_size\": 3}".getBytes())));
+        assertTrue(damaged.getMessage().contains("names no endgame"), damaged.getMessage());
     }
 
     @Test

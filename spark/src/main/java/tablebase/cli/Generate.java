@@ -210,12 +210,12 @@ public final class Generate {
         List<Material> sorted = new ArrayList<>(order);
         sorted.sort(java.util.Comparator.comparingInt(Material::size).thenComparing(Material::name));
         for (Material m : sorted) {
-            Map<String, Object> manifest = folders.manifest(m);
-            long bytes = Manifest.bytes(manifest, Manifest.COMPRESSED_FILES);
+            Manifest manifest = folders.manifest(m);
+            long bytes = Manifest.bytes(manifest.compressedFiles());
             Double seconds = solveSeconds.get(m);
-            System.out.printf(format, m.name(), Manifest.entries(manifest), wins(manifest, "white_to_move"), wins(manifest, "black_to_move"),
+            System.out.printf(format, m.name(), manifest.entries(), ListTables.longestWin(manifest, 0), ListTables.longestWin(manifest, 1),
                     ListTables.size(bytes), seconds == null ? "reused" : String.format("%.2f s", seconds));
-            entries += Manifest.entries(manifest);
+            entries += manifest.entries();
             compressed += bytes;
             onDisk += folders.bytesOnDisk(m);
         }
@@ -227,11 +227,5 @@ public final class Generate {
     /** A folder as a user names it: a local one by its path alone. */
     private static String shown(org.apache.hadoop.fs.Path folder) {
         return "file".equals(folder.toUri().getScheme()) ? folder.toUri().getPath() : folder.toString();
-    }
-
-    /** "in 35" or "-": the longest win of a side to move as the manifest gives it. */
-    private static String wins(Map<String, Object> manifest, String side) {
-        int moves = Manifest.longestWin(manifest, side);
-        return moves <= 0 ? "-" : "in " + moves;
     }
 }

@@ -289,45 +289,61 @@ final class TableSlice implements Serializable {
      */
     Iterator<Tuple2<Integer, long[]>> kingUnmoves(int frontierPly, PositionIndex index, MoveGenerator gen, int[] partitionOfKingPair) {
         if (ply != frontierPly) throw new TableInvariantException(atAnotherPly(frontierPly));
-        int parts = Arrays.stream(partitionOfKingPair).max().orElse(0) + 1;
-        return new Iterator<>() {
-            private final long[][] buffers = new long[parts][]; // made for the partitions this frontier reaches
-            private final int[] filled = new int[parts];
-            private final ArrayDeque<Tuple2<Integer, long[]>> ready = new ArrayDeque<>();
-            private final int[] squares = new int[index.material().size()], unmoves = new int[256];
-            private int next;
+        return new KingUnmoves(index, gen, partitionOfKingPair);
+    }
 
-            @Override public boolean hasNext() {
-                while (ready.isEmpty() && next < frontierSize) {
-                    int e = frontier[next++], side = e & 1;
-                    if (e >= 2 * (hi - lo)) continue; // an en-passant entry's only un-move is its pawn's double push
-                    long i = lo + (e >>> 1);
-                    index.decode(i, squares);
-                    int selfSymmetries = index.symmetricKingPair(i) ? index.canonicalSymmetries(squares) : 1;
-                    int n = gen.unmoves(squares, side, true, false, unmoves);
-                    for (int k = 0; k < n; k++) {
-                        long key = unmove(index, squares, side, selfSymmetries, unmoves[k]);
-                        if (key < 0) continue;
-                        int p = partitionOfKingPair[(int) ((key >>> 4) / index.restSize())];
-                        if (buffers[p] == null) buffers[p] = new long[BATCH];
-                        buffers[p][filled[p]++] = key;
-                        if (filled[p] == BATCH) flush(p);
-                    }
-                }
-                if (ready.isEmpty() && next == frontierSize) for (int p = 0; p < parts; p++) if (filled[p] > 0) flush(p);
-                return !ready.isEmpty();
-            }
+    /** The batches of {@link #kingUnmoves}: a buffer for each partition this frontier reaches, handed on when full or at the end. */
+    private final class KingUnmoves implements Iterator<Tuple2<Integer, long[]>> {
+        private final PositionIndex index;
+        private final MoveGenerator gen;
+        private final int[] partitionOfKingPair, filled, squares, unmoves = new int[256];
+        private final long[][] buffers;
+        private final ArrayDeque<Tuple2<Integer, long[]>> ready = new ArrayDeque<>();
+        private int next;
 
-            private void flush(int p) {
-                ready.add(new Tuple2<>(p, Arrays.copyOf(buffers[p], filled[p])));
-                filled[p] = 0;
-            }
+        KingUnmoves(PositionIndex index, MoveGenerator gen, int[] partitionOfKingPair) {
+            this.index = index;
+            this.gen = gen;
+            this.partitionOfKingPair = partitionOfKingPair;
+            int parts = Arrays.stream(partitionOfKingPair).max().orElse(0) + 1;
+            buffers = new long[parts][];
+            filled = new int[parts];
+            squares = new int[index.material().size()];
+        }
 
-            @Override public Tuple2<Integer, long[]> next() {
-                if (!hasNext()) throw new NoSuchElementException();
-                return ready.poll();
+        @Override public boolean hasNext() {
+            while (ready.isEmpty() && next < frontierSize) add(frontier[next++]);
+            if (ready.isEmpty() && next == frontierSize) for (int p = 0; p < buffers.length; p++) if (filled[p] > 0) flush(p);
+            return !ready.isEmpty();
+        }
+
+        /** The kings' un-moves of frontier entry {@code e}, each into its partition's buffer. */
+        private void add(int e) {
+            if (e >= 2 * (hi - lo)) return; // an en-passant entry's only un-move is its pawn's double push
+            int side = e & 1;
+            long i = lo + (e >>> 1);
+            index.decode(i, squares);
+            int selfSymmetries = index.symmetricKingPair(i) ? index.canonicalSymmetries(squares) : 1;
+            int n = gen.unmoves(squares, side, true, false, unmoves);
+            for (int k = 0; k < n; k++) {
+                long key = unmove(index, squares, side, selfSymmetries, unmoves[k]);
+                if (key < 0) continue;
+                int p = partitionOfKingPair[(int) ((key >>> 4) / index.restSize())];
+                if (buffers[p] == null) buffers[p] = new long[BATCH];
+                buffers[p][filled[p]++] = key;
+                if (filled[p] == BATCH) flush(p);
             }
-        };
+        }
+
+        private void flush(int p) {
+            ready.add(new Tuple2<>(p, Arrays.copyOf(buffers[p], filled[p])));
+            filled[p] = 0;
+        }
+
+        @Override public Tuple2<Integer, long[]> next() {
+            if (!hasNext()) throw new NoSuchElementException();
+            return ready.poll();
+        }
     }
 
     /** The entries of the table won or lost so far (a resumed run's start of its count). */
@@ -397,28 +413,8 @@ final class TableSlice implements Serializable {
         int tableEntries = (int) (2 * (hi - lo));
         for (int f = 0; f < oldSize; f++) {
             int e = old[f];
-            if (e >= tableEntries) {
-                unmoveDoublePush(q, index, gen, e - tableEntries, squares);
-                continue;
-            }
-            int side = e & 1;
-            long i = lo + (e >>> 1);
-            index.decode(i, squares);
-            boolean symmetric = index.symmetricKingPair(i);
-            int selfSymmetries = symmetric ? index.canonicalSymmetries(squares) : 1;
-            int n = gen.unmoves(squares, side, kings, true, unmoves);
-            for (int k = 0; k < n; k++) {
-                int u = unmoves[k];
-                if (gen.isDoublePush(u) && enPassantEntry(e, MoveGenerator.piece(u)) >= 0) continue; // it led to the en-passant entry
-                // a piece other than a king: one digit of the index changes (no symmetry to weigh where the kings' pair has none)
-                long before = symmetric ? -1 : index.indexAfterMove(i, squares, MoveGenerator.piece(u), MoveGenerator.from(u));
-                long key = before >= 0 ? (2 * before + 1 - side) << 3 : unmove(index, squares, side, selfSymmetries, u);
-                if (key < 0) continue;
-                keys[pending++] = key;
-                if (pending < REACH_BATCH) continue;
-                reachAll(q, keys, pending);
-                pending = 0;
-            }
+            if (e >= tableEntries) unmoveDoublePush(q, index, gen, e - tableEntries, squares);
+            else pending = reachUnmoves(q, e, index, gen, kings, squares, unmoves, keys, pending);
         }
         reachAll(q, keys, pending);
         while (kingKeys.hasNext()) {
@@ -428,6 +424,33 @@ final class TableSlice implements Serializable {
         (q % 2 == 1 ? wins : losses).forEach(q, e -> touch(q, e, 1));
         if (q >= bytePlies) keepLate(q, tableEntries);
         ply = q;
+    }
+
+    /**
+     * The un-moves of frontier entry {@code e} (the kings' too with {@code kings}) as keys added to {@code keys} after
+     * its {@code pending} ones, reached (and the batch emptied) whenever it is full; returns the keys then pending.
+     */
+    private int reachUnmoves(int q, int e, PositionIndex index, MoveGenerator gen, boolean kings, int[] squares, int[] unmoves, long[] keys,
+                             int pending) {
+        int side = e & 1;
+        long i = lo + (e >>> 1);
+        index.decode(i, squares);
+        boolean symmetric = index.symmetricKingPair(i);
+        int selfSymmetries = symmetric ? index.canonicalSymmetries(squares) : 1;
+        int n = gen.unmoves(squares, side, kings, true, unmoves);
+        for (int k = 0; k < n; k++) {
+            int u = unmoves[k];
+            if (gen.isDoublePush(u) && enPassantEntry(e, MoveGenerator.piece(u)) >= 0) continue; // it led to the en-passant entry
+            // a piece other than a king: one digit of the index changes (no symmetry to weigh where the kings' pair has none)
+            long before = symmetric ? -1 : index.indexAfterMove(i, squares, MoveGenerator.piece(u), MoveGenerator.from(u));
+            long key = before >= 0 ? (2 * before + 1 - side) << 3 : unmove(index, squares, side, selfSymmetries, u);
+            if (key < 0) continue;
+            keys[pending++] = key;
+            if (pending < REACH_BATCH) continue;
+            reachAll(q, keys, pending);
+            pending = 0;
+        }
+        return pending;
     }
 
     /** Lists the table entries ply {@code q} decided (its frontier), past what a state byte holds: new arrays, the old ones shared. */

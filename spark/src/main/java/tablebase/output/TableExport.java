@@ -10,9 +10,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
@@ -111,7 +109,7 @@ public final class TableExport {
             FileEntry seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
             FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
             fs.delete(new Path(planes), true);
-            Map<String, Object> manifest = writeManifest(table, written.stream().map(PartWritten::part).toList(),
+            Manifest manifest = writeManifest(table, written.stream().map(PartWritten::part).toList(),
                     parquet ? written.stream().map(PartWritten::rows).toList() : null, seedFile, folder, run);
             return new Written(manifest, written.stream().mapToLong(PartWritten::rowsDoneMillis).max().orElseThrow());
         } finally {
@@ -146,7 +144,7 @@ public final class TableExport {
     }
 
     /** A table written: its manifest, and the wall-clock time (epoch milliseconds) its last Parquet file was in place. */
-    public record Written(Map<String, Object> manifest, long rowsDoneMillis) {}
+    public record Written(Manifest manifest, long rowsDoneMillis) {}
 
     /**
      * What a part's task wrote: the manifest entries of its Parquet file and of its packed and compressed files, and
@@ -355,92 +353,55 @@ public final class TableExport {
     }
 
     /** {@code partFiles}: the part files' entries; {@code parquetFiles}: the Parquet files'; {@code seed}: the seed's KBNK file, or null. */
-    private static Map<String, Object> writeManifest(SolvedTable table, List<PartFiles> partFiles, List<FileEntry> parquetFiles,
-                                                     FileEntry seed, OutputFolder folder, Run run)
-            throws IOException {
+    private static Manifest writeManifest(SolvedTable table, List<PartFiles> partFiles, List<FileEntry> parquetFiles, FileEntry seed,
+                                          OutputFolder folder, Run run) throws IOException {
         Material material = table.material();
-        PositionIndex index = table.index();
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("endgame", material.name());
-        m.put("index_size", index.size());
-        long[][] entries = table.figures().entries();
+        long[][] entries = table.figures().entries(), plies = table.figures().positions();
         long rows = 0;
         for (int s = 0; s < 2; s++) for (long n : entries[s]) rows += n;
-        m.put("canonical_positions", resultCounts(entries));
-        long[][] plies = table.figures().positions();
-        m.put("positions", resultCounts(plies));
-        Map<String, Object> longest = new LinkedHashMap<>(), histogram = new LinkedHashMap<>();
-        for (int s = 0; s < 2; s++) {
-            int longestWin = 0, longestLoss = 0;
-            Map<String, Long> winIn = new LinkedHashMap<>(), lossIn = new LinkedHashMap<>();
-            for (int ply = 0; ply + 1 < plies[s].length; ply++) {
-                long n = plies[s][ply + 1];
-                if (n == 0) continue;
-                int moves = (ply + 1) / 2;
-                if (ply % 2 == 1) { longestWin = moves; winIn.put(Integer.toString(moves), n); }
-                else { longestLoss = moves; lossIn.put(Integer.toString(moves), n); }
-            }
-            longest.put(SIDES[s], Map.of("win", longestWin, "loss", longestLoss));
-            Map<String, Object> byResult = new LinkedHashMap<>();
-            byResult.put("win", winIn);
-            byResult.put("loss", lossIn);
-            histogram.put(SIDES[s], byResult);
-        }
-        m.put("longest_dtm", longest);
-        m.put("dtm_histogram", histogram);
-        if (parquetFiles != null) { // else made without its rows (--no-parquet)
-            Map<String, Object> parquet = new LinkedHashMap<>();
-            parquet.put("path", PARQUET);
-            parquet.put("rows", rows);
-            parquet.put("files", parquetFiles.stream().map(FileEntry::toJson).toList());
-            m.put(Manifest.PARQUET, parquet);
-        }
+        List<Manifest.SideFigures> sides = new ArrayList<>();
+        for (int s = 0; s < 2; s++) sides.add(sideFigures(entries[s], plies[s]));
+        // else made without its rows (--no-parquet)
+        Manifest.Parquet parquet = parquetFiles == null ? null : new Manifest.Parquet(PARQUET, rows, parquetFiles);
         List<PartFiles> byIndex = new ArrayList<>(partFiles);
         byIndex.sort(java.util.Comparator.comparingLong(f -> f.packed().firstIndex()));
-        m.put(Manifest.PACKED_FILES, byIndex.stream().map(f -> f.packed().toJson()).toList());
-        m.put(Manifest.COMPRESSED_FILES, byIndex.stream().map(f -> f.compressed().toJson()).toList());
-        if (seed != null) m.put(Manifest.SEED_FILE, seed.toJson());
-        List<Map<String, String>> subs = new ArrayList<>();
-        for (Material sub : TablePlan.exits(material)) subs.add(Map.of("endgame", sub.name(), "path", "../" + folderName(sub)));
-        m.put("sub_tables", subs);
-        putRun(m, run);
+        List<Manifest.SubTable> subs = TablePlan.exits(material).stream().map(sub -> new Manifest.SubTable(sub.name(), "../" + folderName(sub))).toList();
+        Manifest.Made made = new Manifest.Made(run.projectVersion(), run.sparkVersion(), System.getProperty("java.version"), run.master(),
+                run.partitions(), Math.round((System.nanoTime() - run.startNanos()) / 1e7) / 100.0);
+        Manifest m = new Manifest(material.name(), table.index().size(), List.copyOf(sides), parquet, byIndex.stream().map(PartFiles::packed).toList(),
+                byIndex.stream().map(PartFiles::compressed).toList(), seed, subs, made);
         try (OutputStream out = folder.create(Manifest.FILE)) {
-            Manifest.write(m, out);
+            m.write(out);
         }
         return m;
     }
 
-    /** Adds the versions, the master, the partitions and the wall time so far. */
-    private static void putRun(Map<String, Object> m, Run run) {
-        Map<String, Object> versions = new LinkedHashMap<>();
-        versions.put("project", run.projectVersion());
-        versions.put("spark", run.sparkVersion());
-        versions.put("java", System.getProperty("java.version"));
-        m.put("versions", versions);
-        m.put("master", run.master());
-        m.put("partitions", run.partitions());
-        m.put("wall_seconds", Math.round((System.nanoTime() - run.startNanos()) / 1e7) / 100.0);
+    /**
+     * A side to move's figures from its counts by result (see {@link tablebase.table.TableFigures}) of canonical
+     * positions ({@code entries}) and of all positions ({@code plies}).
+     */
+    private static Manifest.SideFigures sideFigures(long[] entries, long[] plies) {
+        int longestWin = 0, longestLoss = 0;
+        java.util.SortedMap<Integer, Long> winIn = new java.util.TreeMap<>(), lossIn = new java.util.TreeMap<>();
+        for (int ply = 0; ply + 1 < plies.length; ply++) {
+            long n = plies[ply + 1];
+            if (n == 0) continue;
+            int moves = (ply + 1) / 2;
+            if (ply % 2 == 1) { longestWin = moves; winIn.put(moves, n); }
+            else { longestLoss = moves; lossIn.put(moves, n); }
+        }
+        return new Manifest.SideFigures(resultCounts(entries), resultCounts(plies), longestWin, longestLoss, winIn, lossIn);
     }
 
-    private static final String[] SIDES = {"white_to_move", "black_to_move"};
-
-    /** Per side to move, the wins, losses and draws of a count by result (see {@link tablebase.table.TableFigures}). */
-    private static Map<String, Object> resultCounts(long[][] plies) {
-        Map<String, Object> sides = new LinkedHashMap<>();
-        for (int s = 0; s < 2; s++) {
-            long wins = 0, losses = 0;
-            for (int ply = 0; ply + 1 < plies[s].length; ply++) if (ply % 2 == 1) wins += plies[s][ply + 1]; else losses += plies[s][ply + 1];
-            Map<String, Object> counts = new LinkedHashMap<>();
-            counts.put("win", wins);
-            counts.put("loss", losses);
-            counts.put("draw", plies[s][Result.DRAW]);
-            sides.put(SIDES[s], counts);
-        }
-        return sides;
+    /** The wins, losses and draws of a side's count by result. */
+    private static Manifest.Counts resultCounts(long[] plies) {
+        long wins = 0, losses = 0;
+        for (int ply = 0; ply + 1 < plies.length; ply++) if (ply % 2 == 1) wins += plies[ply + 1]; else losses += plies[ply + 1];
+        return new Manifest.Counts(wins, losses, plies[Result.DRAW]);
     }
 
     /** Reads a manifest on any Hadoop file system. */
-    static Map<String, Object> readManifest(org.apache.hadoop.fs.FileSystem fs, Path file) throws IOException {
+    static Manifest readManifest(org.apache.hadoop.fs.FileSystem fs, Path file) throws IOException {
         try (java.io.InputStream in = fs.open(file)) {
             return Manifest.read(in);
         }

@@ -69,7 +69,7 @@ public final class TableFolders {
     }
 
     /** The manifest of a table written or found here. */
-    public Map<String, Object> manifest(Material material) throws IOException {
+    public Manifest manifest(Material material) throws IOException {
         Path file = new Path(folderOf(material), Manifest.FILE);
         return TableExport.readManifest(file.getFileSystem(spark.sparkContext().hadoopConfiguration()), file);
     }
@@ -101,10 +101,10 @@ public final class TableFolders {
         Path manifestFile = new Path(folder, Manifest.FILE);
         if (!fs.isFile(manifestFile))
             throw new IOException(folder + " is in the way of the " + material.name() + " table: it holds no manifest.json; move it away");
-        Map<String, Object> manifest = TableExport.readManifest(fs, manifestFile);
-        if (!material.name().equals(manifest.get("endgame")))
-            throw new IOException(folder + " holds " + manifest.get("endgame") + ", not the " + material.name() + " table; move it away");
-        List<Manifest.FileEntry> parts = Manifest.packedFiles(manifest), compressed = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
+        Manifest manifest = TableExport.readManifest(fs, manifestFile);
+        if (!material.name().equals(manifest.endgame()))
+            throw new IOException(folder + " holds " + manifest.endgame() + ", not the " + material.name() + " table; move it away");
+        List<Manifest.FileEntry> parts = manifest.packedFiles(), compressed = manifest.compressedFiles();
         if (parts == null && compressed == null)
             throw new IOException(folder + " holds a " + material.name() + " table without its packed or compressed files (an older format); move it away");
         List<Manifest.FileEntry> listed = new java.util.ArrayList<>();
@@ -167,14 +167,12 @@ public final class TableFolders {
         Path folder = folderOf(material);
         FileSystem fs = folder.getFileSystem(hadoop);
         if (fs instanceof org.apache.hadoop.fs.LocalFileSystem local) fs = local.getRawFileSystem(); // no checksum side files
-        Map<String, Object> manifest = manifest(material);
-        List<Manifest.FileEntry> parts = Manifest.packedFiles(manifest);
-        if (parts == null || Manifest.files(manifest, Manifest.COMPRESSED_FILES) == null) return 0; // none, or the table's only files
-        Map<String, Object> lean = new java.util.LinkedHashMap<>(manifest);
-        lean.remove(Manifest.PACKED_FILES);
+        Manifest manifest = manifest(material);
+        List<Manifest.FileEntry> parts = manifest.packedFiles();
+        if (parts == null || manifest.compressedFiles() == null) return 0; // none, or the table's only files
         Path aside = new Path(folder, "." + Manifest.FILE + ".lean"), file = new Path(folder, Manifest.FILE);
         try (java.io.OutputStream out = fs.create(aside, true)) {
-            Manifest.write(lean, out);
+            manifest.withoutPackedFiles().write(out);
         }
         replace(aside, file, hadoop);
         long bytes = 0;
@@ -232,6 +230,6 @@ public final class TableFolders {
                     seconds, rowsSeconds));
         else
             say.accept(String.format("wrote %s to %s in %.2f s (no Parquet rows: --no-parquet)", table.material().name(), folderOf(table.material()), seconds));
-        return new Wrote(files(table.material(), folderOf(table.material()), Manifest.packedFiles(written.manifest())), seconds, rowsSeconds);
+        return new Wrote(files(table.material(), folderOf(table.material()), written.manifest().packedFiles()), seconds, rowsSeconds);
     }
 }

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.SparkSession;
@@ -42,10 +41,9 @@ public record TableView(Material material, Material table, String name, String f
                     + Manifest.FILE + "; make one with jobs/generate)");
         if (!fs.isDirectory(parquet))
             throw new NoSuchFileException(folder + ": a table made without its Parquet rows (--no-parquet); make it again without that option to query it");
-        Map<String, Object> read = TableExport.readManifest(fs, manifest);
-        if (!(read.get("endgame") instanceof String e)) throw new IOException(manifest + " names no endgame");
+        Manifest read = TableExport.readManifest(fs, manifest);
         checkParquetFiles(fs, parquet, read);
-        Material material = Material.parse(e);
+        Material material = read.material();
         registerFunctions(spark);
         TableView own = new TableView(material, material, material.name().toLowerCase(), folder);
         own.create(spark);
@@ -57,8 +55,8 @@ public record TableView(Material material, Material table, String name, String f
      * cut short or replaced is an IOException that names it (their SHA-256 is {@code jobs/verify}'s: reading every byte
      * before each query would cost more than most queries).
      */
-    static void checkParquetFiles(FileSystem fs, Path parquet, Map<String, Object> manifest) throws IOException {
-        List<Manifest.FileEntry> files = Manifest.parquetFiles(manifest);
+    static void checkParquetFiles(FileSystem fs, Path parquet, Manifest manifest) throws IOException {
+        List<Manifest.FileEntry> files = manifest.parquetFiles();
         if (files == null) throw new IOException(new Path(parquet.getParent(), Manifest.FILE) + " lists no Parquet files");
         for (Manifest.FileEntry file : files) {
             Path path = new Path(parquet, file.name());

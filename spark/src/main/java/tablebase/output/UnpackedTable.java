@@ -121,9 +121,8 @@ public final class UnpackedTable {
                     java.nio.file.Path copy = copiesRoot().resolve(folder.getName());
                     Files.createDirectories(copy);
                     copy.toFile().deleteOnExit(); // before its files: deleted at exit in the reverse order, the files first
-                    Map<String, Object> manifest = TableExport.readManifest(fs, new Path(folder, Manifest.FILE));
-                    List<Manifest.FileEntry> files = Manifest.files(manifest, Manifest.COMPRESSED_FILES);
-                    if (files == null) files = Manifest.packedFiles(manifest);
+                    Manifest manifest = TableExport.readManifest(fs, new Path(folder, Manifest.FILE));
+                    List<Manifest.FileEntry> files = manifest.compressedFiles() != null ? manifest.compressedFiles() : manifest.packedFiles();
                     for (Manifest.FileEntry f : files) {
                         String name = f.name();
                         fs.copyToLocalFile(false, new Path(folder, name), new Path(copy.resolve(name).toUri()), true);

@@ -87,7 +87,7 @@ class GenerateCliTest {
         try (Stream<Path> files = Files.walk(set)) {
             assertEquals(List.of(), files.filter(f -> f.toString().endsWith(".tbl") || f.getFileName().toString().startsWith(".unpacked")).toList());
         }
-        for (String m : List.of("KQK", "KRKN")) assertEquals(null, Manifest.read(set.resolve(m.toLowerCase()).resolve(Manifest.FILE)).get(Manifest.PACKED_FILES), m);
+        for (String m : List.of("KQK", "KRKN")) assertEquals(null, Manifest.read(set.resolve(m.toLowerCase()).resolve(Manifest.FILE)).packedFiles(), m);
         assertArrayEquals(Files.readAllBytes(tablebase.GeneratedTables.folder("KRKN").resolve("krkn.cdtm")), Files.readAllBytes(set.resolve("krkn").resolve("krkn.cdtm")));
         // the set verified as a set: every checksum, and a sample of each table against its moves, from the compressed files
         CliRun verified = CliRun.of("verify", Verify.USAGE, "", () -> Verify.verify(new String[] {"--tables", set.toString(), "--sample", "3000"}));
@@ -116,8 +116,7 @@ class GenerateCliTest {
         try (Stream<Path> files = Files.list(out)) {
             assertEquals(List.of("krk.cdtm", "manifest.json"), files.map(f -> f.getFileName().toString()).sorted().toList());
         }
-        Map<String, Object> manifest = Manifest.read(out.resolve(Manifest.FILE));
-        assertEquals(null, manifest.get("parquet"));
+        assertEquals(null, Manifest.read(out.resolve(Manifest.FILE)).parquet());
         Path kept = tablebase.GeneratedTables.folder("KRK");
         assertArrayEquals(Files.readAllBytes(kept.resolve("krk.cdtm")), Files.readAllBytes(out.resolve("krk.cdtm")), "the same compressed file");
         java.util.Random random = new java.util.Random(7);
@@ -172,9 +171,9 @@ class GenerateCliTest {
             assertTrue(rows > 0 && rows <= write, wrote.group());
         }
         assertEquals(3, tables, first.out());
-        Map<String, Object> manifest = Manifest.read(out.resolve("manifest.json"));
-        assertEquals("KBKN", manifest.get("endgame"));
-        assertEquals(List.of(Map.of("endgame", "KNK", "path", "../knk"), Map.of("endgame", "KBK", "path", "../kbk")), manifest.get("sub_tables"));
+        Manifest manifest = Manifest.read(out.resolve("manifest.json"));
+        assertEquals("KBKN", manifest.endgame());
+        assertEquals(List.of(new Manifest.SubTable("KNK", "../knk"), new Manifest.SubTable("KBK", "../kbk")), manifest.subTables());
         byte[] table = Files.readAllBytes(out.resolve("kbkn.tbl"));
 
         // The probe follows captures into the smaller tables: a White bishop taking the knight leaves KBK, a draw.
@@ -229,7 +228,7 @@ class GenerateCliTest {
         Files.writeString(stale.resolve("part-00000.zstd.parquet"), "half");
         assertEquals(0, run("--endgame", "KRK", "--out", out.toString(), "--overwrite", "--partitions", "2").exit());
         assertFalse(Files.exists(out.resolve("old.txt")));
-        assertEquals("KRK", Manifest.read(out.resolve("manifest.json")).get("endgame"));
+        assertEquals("KRK", Manifest.read(out.resolve("manifest.json")).endgame());
         assertFalse(Files.exists(out.resolve("krk.bin")), "the packed format is KBNK's only");
         try (Stream<Path> siblings = Files.list(dir)) {
             assertEquals(1, siblings.count(), "no staging or old folder is left behind, nor the staging folder of a run killed outright");
@@ -264,7 +263,7 @@ class GenerateCliTest {
         CliRun r = run("--endgame", "KRK", "--out", SchemeFileSystem.uri(dir.resolve("krk")), "--partitions", "2", "--keep-packed",
                 "--conf", SchemeFileSystem.sparkConf());
         assertEquals(0, r.exit(), r.err());
-        assertEquals("KRK", Manifest.read(dir.resolve("krk").resolve("manifest.json")).get("endgame"));
+        assertEquals("KRK", Manifest.read(dir.resolve("krk").resolve("manifest.json")).endgame());
         assertTrue(Files.isRegularFile(dir.resolve("krk").resolve("krk.tbl")));
     }
 
@@ -297,15 +296,13 @@ class GenerateCliTest {
         for (String line : lines) {
             Map<String, Object> f = tablebase.probe.Json.parseObject(line);
             String endgame = (String) f.get("endgame");
-            Map<String, Object> manifest = Manifest.read(dir.resolve(endgame.toLowerCase()).resolve(Manifest.FILE));
-            assertEquals(Manifest.entries(manifest), ((Number) f.get("entries")).longValue(), endgame);
+            Manifest manifest = Manifest.read(dir.resolve(endgame.toLowerCase()).resolve(Manifest.FILE));
+            assertEquals(manifest.entries(), ((Number) f.get("entries")).longValue(), endgame);
             long positions = 0;
             int longest = 0;
-            for (String side : List.of("white_to_move", "black_to_move")) {
-                Map<?, ?> counts = (Map<?, ?>) ((Map<?, ?>) manifest.get("canonical_positions")).get(side);
-                for (Object n : counts.values()) positions += ((Number) n).longValue();
-                Map<?, ?> dtm = (Map<?, ?>) ((Map<?, ?>) manifest.get("longest_dtm")).get(side);
-                longest = Math.max(longest, Math.max(2 * ((Number) dtm.get("win")).intValue() - 1, 2 * ((Number) dtm.get("loss")).intValue()));
+            for (Manifest.SideFigures side : manifest.sides()) {
+                positions += side.canonical().win() + side.canonical().loss() + side.canonical().draw();
+                longest = Math.max(longest, Math.max(2 * side.longestWin() - 1, 2 * side.longestLoss()));
             }
             assertEquals(positions, ((Number) f.get("positions")).longValue(), endgame);
             assertEquals(longest, ((Number) f.get("plies")).intValue(), endgame + ": the last ply is the longest win's or loss's");

@@ -8,7 +8,6 @@ import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,12 +36,13 @@ class StatsAndSqlCliTest {
     @Test
     void statsOfKqkrPrintsBothSidesResultsAndDrawsEveryPiecesBoards(@TempDir Path plots) throws Exception {
         Path kqkr = GeneratedTables.folder("KQKR");
-        Map<?, ?> positions = (Map<?, ?>) Manifest.read(kqkr.resolve(Manifest.FILE)).get("positions");
+        List<Manifest.SideFigures> sides = Manifest.read(kqkr.resolve(Manifest.FILE)).sides();
         CliRun r = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--table", kqkr.toString(), "--plots", plots.toString()}));
         assertEquals(0, r.exit(), r.err());
-        for (String side : List.of("white_to_move", "black_to_move"))
-            for (String result : List.of("win", "loss", "draw"))
-                assertTrue(r.out().contains(String.format("%,d", ((Number) ((Map<?, ?>) positions.get(side)).get(result)).longValue())), side + " " + result);
+        for (Manifest.SideFigures side : sides) {
+            Manifest.Counts counts = side.positions();
+            for (long n : new long[] {counts.win(), counts.loss(), counts.draw()}) assertTrue(r.out().contains(String.format("%,d", n)), side + ": " + n);
+        }
         assertTrue(r.out().contains("Mean DTM of White's wins by Black rook square"), r.out());
         assertTrue(r.out().contains("White wins    White loses     Black wins    Black loses"), r.out());
         assertTrue(r.out().contains("Black's wins, % of positions with Black to move, by Black rook square"), "Black wins some KQKR positions: " + r.out());
@@ -99,12 +99,11 @@ class StatsAndSqlCliTest {
         }
         assertEquals(List.of("kbk", "knk", "kpk", "kqk", "krk"), held);
         for (String table : held) {
-            Map<?, ?> positions = (Map<?, ?>) Manifest.read(set.resolve(table).resolve(Manifest.FILE)).get("positions");
+            List<Manifest.SideFigures> sides = Manifest.read(set.resolve(table).resolve(Manifest.FILE)).sides();
             String twin = Material.parse(table).coloursSwapped().name();
             for (int side = 0; side < 2; side++) {
-                Map<?, ?> counts = (Map<?, ?>) positions.get(side == 0 ? "white_to_move" : "black_to_move");
-                long legal = 0, won = ((Number) counts.get("win")).longValue();
-                for (Object n : counts.values()) legal += ((Number) n).longValue();
+                Manifest.Counts counts = sides.get(side).positions();
+                long legal = counts.win() + counts.loss() + counts.draw(), won = counts.win();
                 setLegal[side] += legal;
                 setWon[side] += won;
                 // the table's line for this side, and its twin's for the other side: the same positions seen from the other side

@@ -120,9 +120,9 @@ class IndexedTableTest {
     void parquetRowsAreTheCanonicalPositionsAndCanonicalFenOrPositionKeyFindsAnyPosition() throws IOException {
         SparkSession spark = SparkTestSession.session();
         TableView view = TableView.register(spark, dir.resolve("krk").toString());
-        Map<String, Object> manifest = Manifest.read(dir.resolve("krk").resolve(Manifest.FILE));
+        Manifest manifest = Manifest.read(dir.resolve("krk").resolve(Manifest.FILE));
         long rows = spark.table(view.name()).count();
-        assertEquals(((Number) ((Map<?, ?>) manifest.get("parquet")).get("rows")).longValue(), rows);
+        assertEquals(manifest.parquet().rows(), rows);
         PositionIndex index = new PositionIndex(KRK);
         for (Row row : spark.sql("SELECT key, stm, result, dtm, best_move, fen FROM krk TABLESAMPLE (1 PERCENT) REPEATABLE (3)").collectAsList()) {
             Position p = Fen.parse(row.getString(5));
@@ -149,11 +149,10 @@ class IndexedTableTest {
             assertEquals(r.category().label(), own.get(0).getString(0), p::toString);
             if (r.category() != Category.DRAW && r.dtm() > 0) assertEquals(r.mainline().get(0).uci(), own.get(0).getString(2), p::toString);
         }
-        long wins = ((Number) ((Map<?, ?>) ((Map<?, ?>) manifest.get("positions")).get("white_to_move")).get("win")).longValue();
-        long canonicalWins = ((Number) ((Map<?, ?>) ((Map<?, ?>) manifest.get("canonical_positions")).get("white_to_move")).get("win")).longValue();
+        long wins = manifest.sides().get(0).positions().win(), canonicalWins = manifest.sides().get(0).canonical().win();
         assertEquals(wins, spark.sql("SELECT sum(positions) FROM krk WHERE stm = 'w' AND result = 'win'").first().getLong(0));
         assertEquals(canonicalWins, spark.sql("SELECT count(*) FROM krk WHERE stm = 'w' AND result = 'win'").first().getLong(0));
-        assertEquals(16, ((Number) ((Map<?, ?>) ((Map<?, ?>) manifest.get("longest_dtm")).get("white_to_move")).get("win")).intValue(),
+        assertEquals(16, manifest.longestWin(0),
                 "published: the longest KRK win is 16 moves");
     }
 

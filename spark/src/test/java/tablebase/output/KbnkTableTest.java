@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
@@ -91,16 +90,14 @@ public class KbnkTableTest {
 
     @Test
     void manifestAgreesWithTheFilesAndTheSeedFileIsTheSeedsByteForByte() throws Exception {
-        Map<String, Object> manifest = Manifest.read(folder.resolve(Manifest.FILE));
-        Map<?, ?> positions = (Map<?, ?>) manifest.get("positions");
-        assertEquals(sql("SELECT count(*) FROM kbnk_decided WHERE stm = 'w'"), ((Number) ((Map<?, ?>) positions.get("white_to_move")).get("win")).longValue());
-        assertEquals(sql("SELECT count(*) FROM kbnk_decided WHERE stm = 'b'"), ((Number) ((Map<?, ?>) positions.get("black_to_move")).get("loss")).longValue());
-        Map<?, ?> histogram = (Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) manifest.get("dtm_histogram")).get("white_to_move")).get("win");
-        assertEquals(sql("SELECT count(*) FROM kbnk_decided WHERE stm = 'w' AND dtm = 17"), ((Number) histogram.get("17")).longValue());
-        assertEquals(33, ((Map<?, ?>) ((Map<?, ?>) manifest.get("longest_dtm")).get("white_to_move")).get("win"));
-        Map<?, ?> seed = (Map<?, ?>) manifest.get("seed_file");
+        Manifest manifest = Manifest.read(folder.resolve(Manifest.FILE));
+        Manifest.SideFigures white = manifest.sides().get(0), black = manifest.sides().get(1);
+        assertEquals(sql("SELECT count(*) FROM kbnk_decided WHERE stm = 'w'"), white.positions().win());
+        assertEquals(sql("SELECT count(*) FROM kbnk_decided WHERE stm = 'b'"), black.positions().loss());
+        assertEquals(sql("SELECT count(*) FROM kbnk_decided WHERE stm = 'w' AND dtm = 17"), white.winIn().get(17));
+        assertEquals(33, manifest.longestWin(0));
         String sha = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(Files.readAllBytes(packedFile)));
-        assertEquals(sha, seed.get("sha256"));
+        assertEquals(sha, manifest.seedFile().sha256());
         // the file the seed's own generator and the earlier lone-king job wrote
         assertTrue(sha.startsWith("92c61ce2910ccb2d"), sha);
     }

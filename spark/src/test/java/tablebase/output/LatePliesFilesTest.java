@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
@@ -50,12 +49,10 @@ class LatePliesFilesTest {
         for (String endgame : List.of("KQKR", "KRK", "KQK")) {
             Material material = Material.parse(endgame);
             Path a = whole.resolve(endgame.toLowerCase()), b = dir.resolve(endgame.toLowerCase());
-            Map<String, Object> ma = Manifest.read(a.resolve(Manifest.FILE)), mb = Manifest.read(b.resolve(Manifest.FILE));
-            assertEquals(ma.get("dtm_histogram"), mb.get("dtm_histogram"), endgame);
-            assertEquals(ma.get("longest_dtm"), mb.get("longest_dtm"), endgame);
-            assertEquals(ma.get("positions"), mb.get("positions"), endgame);
+            Manifest ma = Manifest.read(a.resolve(Manifest.FILE)), mb = Manifest.read(b.resolve(Manifest.FILE));
+            assertEquals(ma.sides(), mb.sides(), endgame + ": positions, longest wins and histograms");
 
-            IndexedTable pa = IndexedTable.open(files(a, ma, Manifest.PACKED_FILES)), pb = IndexedTable.open(files(b, mb, Manifest.PACKED_FILES));
+            IndexedTable pa = IndexedTable.open(files(a, ma.packedFiles())), pb = IndexedTable.open(files(b, mb.packedFiles()));
             long late = 0;
             for (long e = 0; e < 2 * pa.index().size(); e++) {
                 int r = pa.result(e);
@@ -64,7 +61,7 @@ class LatePliesFilesTest {
             }
             if (endgame.equals("KQKR")) lateKqkr = late;
             long sizes = 0;
-            for (Manifest.FileEntry part : Manifest.packedFiles(mb)) {
+            for (Manifest.FileEntry part : mb.packedFiles()) {
                 Path file = b.resolve(part.name());
                 assertEquals(part.bytes(), Files.size(file), file.toString());
                 sizes += Files.size(file) - IndexedTable.partSize(part.firstIndex(), part.endIndex());
@@ -72,8 +69,8 @@ class LatePliesFilesTest {
             assertEquals(late == 0, sizes == 0, endgame + ": " + late + " entries past " + BYTE_PLIES + " plies, " + sizes + " bytes listing them");
             assertArrayEquals(movePlane(a, ma), movePlane(b, mb), endgame + ": the best moves");
 
-            CompressedTable ca = CompressedTable.open(files(a, ma, Manifest.COMPRESSED_FILES), new BlockCache(1 << 24));
-            CompressedTable cb = CompressedTable.open(files(b, mb, Manifest.COMPRESSED_FILES), new BlockCache(1 << 24));
+            CompressedTable ca = CompressedTable.open(files(a, ma.compressedFiles()), new BlockCache(1 << 24));
+            CompressedTable cb = CompressedTable.open(files(b, mb.compressedFiles()), new BlockCache(1 << 24));
             int side = CompressedTable.storedSide(material).ordinal();
             for (long i = 0; i < pa.index().size(); i++)
                 if (pa.result(2 * i + side) != Result.NONE) assertEquals(ca.result(i), cb.result(i), endgame + " index " + i);
@@ -97,14 +94,14 @@ class LatePliesFilesTest {
         }
     }
 
-    private static List<Path> files(Path folder, Map<String, Object> manifest, String key) {
-        return Manifest.files(manifest, key).stream().map(f -> folder.resolve(f.name())).toList();
+    private static List<Path> files(Path folder, List<Manifest.FileEntry> listed) {
+        return listed.stream().map(f -> folder.resolve(f.name())).toList();
     }
 
     /** The move planes of a table's packed parts, in index order. */
-    private static byte[] movePlane(Path folder, Map<String, Object> manifest) throws Exception {
+    private static byte[] movePlane(Path folder, Manifest manifest) throws Exception {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        for (Manifest.FileEntry part : Manifest.packedFiles(manifest)) {
+        for (Manifest.FileEntry part : manifest.packedFiles()) {
             long lo = part.firstIndex(), hi = part.endIndex();
             byte[] bytes = Files.readAllBytes(folder.resolve(part.name()));
             int planes = (int) IndexedTable.partSize(lo, hi), n = (int) (2 * (hi - lo));

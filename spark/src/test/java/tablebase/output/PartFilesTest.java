@@ -33,7 +33,7 @@ class PartFilesTest {
         } finally {
             SparkTestSession.session().conf().unset(RunSettings.ENTRIES_PER_FILE);
         }
-        List<Manifest.FileEntry> parts = Manifest.packedFiles(Manifest.read(dir.resolve("kqk").resolve(Manifest.FILE)));
+        List<Manifest.FileEntry> parts = Manifest.read(dir.resolve("kqk").resolve(Manifest.FILE)).packedFiles();
         assertTrue(parts.size() >= 5, parts.size() + " parts of at most 10,000 entries");
         long next = 0;
         for (Manifest.FileEntry part : parts) { // contiguous ranges of the index, each file as the manifest says

@@ -30,14 +30,13 @@ class TableStatsTest {
     void statsAgreeWithTheManifestAndTheLightCornersAreTheQuickestMates() throws Exception {
         Path folder = KbnkTable.folder();
         TableStats stats = TableStats.compute(SparkTestSession.session(), TableView.register(SparkTestSession.session(), folder.toString()));
-        Map<String, Object> manifest = Manifest.read(folder.resolve(Manifest.FILE));
-        Map<?, ?> histograms = (Map<?, ?>) manifest.get("dtm_histogram");
+        Manifest manifest = Manifest.read(folder.resolve(Manifest.FILE));
         for (Color side : Color.values()) {
-            Map<?, ?> expected = (Map<?, ?>) ((Map<?, ?>) histograms.get(side == Color.WHITE ? "white_to_move" : "black_to_move"))
-                    .get(side == Color.WHITE ? "win" : "loss");
+            Manifest.SideFigures figures = manifest.sides().get(side.ordinal());
+            Map<Integer, Long> expected = side == Color.WHITE ? figures.winIn() : figures.lossIn();
             long[] h = side == Color.WHITE ? stats.sides().get(side).winHistogram() : stats.sides().get(side).lossHistogram();
             for (int d = 0; d < h.length; d++)
-                assertEquals(expected.containsKey("" + d) ? ((Number) expected.get("" + d)).longValue() : 0L, h[d], side + " " + d);
+                assertEquals(expected.getOrDefault(d, 0L), h[d], side + " " + d);
         }
         assertEquals(33, stats.deepest().get(0).dtm());
         assertEquals(2 * TableStats.DEEPEST_PER_SIDE, stats.deepest().size());
@@ -56,14 +55,15 @@ class TableStatsTest {
     void kqkrStatsAreWhatTheProbeSaysOfEveryPositionAndTheChartsPlotThem() throws Exception {
         Path folder = GeneratedTables.folder("KQKR");
         TableStats stats = TableStats.compute(SparkTestSession.session(), TableView.register(SparkTestSession.session(), folder.toString()));
-        Map<?, ?> histograms = (Map<?, ?>) Manifest.read(folder.resolve(Manifest.FILE)).get("dtm_histogram");
+        Manifest manifest = Manifest.read(folder.resolve(Manifest.FILE));
         for (Color side : Color.values())
             for (String result : List.of("win", "loss")) {
-                Map<?, ?> expected = (Map<?, ?>) ((Map<?, ?>) histograms.get(side == Color.WHITE ? "white_to_move" : "black_to_move")).get(result);
+                Manifest.SideFigures figures = manifest.sides().get(side.ordinal());
+                Map<Integer, Long> expected = result.equals("win") ? figures.winIn() : figures.lossIn();
                 long[] h = result.equals("win") ? stats.sides().get(side).winHistogram() : stats.sides().get(side).lossHistogram();
                 assertTrue(h.length > 1, side + " " + result + ": KQKR has both results for both sides");
                 for (int d = 0; d < h.length; d++)
-                    assertEquals(expected.containsKey("" + d) ? ((Number) expected.get("" + d)).longValue() : 0L, h[d], side + " " + result + " " + d);
+                    assertEquals(expected.getOrDefault(d, 0L), h[d], side + " " + result + " " + d);
             }
         assertEquals(List.of("White king", "White queen", "Black king", "Black rook"), stats.byPiece().stream().map(TableStats.PieceSquares::piece).toList());
 
