@@ -15,7 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.spark.api.java.JavaSparkContext;
 import tablebase.chess.Material;
-import tablebase.generate.SmallerTables;
+import tablebase.table.SmallerTables;
 import tablebase.generate.TableSolver;
 import tablebase.generate.WorkFolder;
 import tablebase.output.TableFolders;

@@ -16,6 +16,7 @@ import tablebase.chess.PieceType;
 import tablebase.chess.PositionIndex;
 import tablebase.chess.Square;
 import tablebase.probe.LatePlies;
+import tablebase.table.SmallerTables;
 import tablebase.table.SolvedPartition;
 import tablebase.table.TableInvariantException;
 import tablebase.probe.Result;

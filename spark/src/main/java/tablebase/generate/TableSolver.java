@@ -14,6 +14,7 @@ import tablebase.chess.MoveGenerator;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
 import tablebase.table.RunSettings;
+import tablebase.table.SmallerTables;
 import tablebase.table.SolveFigures;
 import tablebase.table.SolvedPartition;
 import tablebase.table.SolvedTable;

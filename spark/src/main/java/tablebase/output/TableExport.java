@@ -25,7 +25,7 @@ import org.apache.spark.sql.SparkSession;
 import tablebase.table.RunSettings;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
-import tablebase.generate.SmallerTables;
+import tablebase.table.SmallerTables;
 import tablebase.probe.CompressedTable;
 import tablebase.probe.EntryPlane;
 import tablebase.probe.IndexedTable;

@@ -11,7 +11,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 import tablebase.chess.Material;
-import tablebase.generate.SmallerTables;
+import tablebase.table.SmallerTables;
 import tablebase.probe.IndexedTable;
 import tablebase.probe.Manifest;
 import tablebase.table.SolvedTable;

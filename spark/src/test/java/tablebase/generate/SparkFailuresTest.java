@@ -25,6 +25,7 @@ import tablebase.SparkTestSession;
 import tablebase.chess.Material;
 import tablebase.chess.PositionIndex;
 import tablebase.probe.IndexedTable;
+import tablebase.table.SmallerTables;
 import tablebase.table.TableFiles;
 import tablebase.probe.Result;
 

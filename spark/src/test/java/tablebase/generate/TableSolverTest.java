@@ -19,6 +19,7 @@ import tablebase.chess.Position;
 import tablebase.output.KbnkTableTest;
 import tablebase.output.PackedTable;
 import tablebase.SolvedResults;
+import tablebase.table.SmallerTables;
 import tablebase.table.SolvedTable;
 import tablebase.table.TableFiles;
 import tablebase.table.TablePlan;

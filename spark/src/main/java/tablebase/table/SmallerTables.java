@@ -1,4 +1,4 @@
-package tablebase.generate;
+package tablebase.table;
 
 import java.io.IOException;
 import java.io.Serializable;
@@ -11,9 +11,6 @@ import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import tablebase.chess.Material;
 import tablebase.probe.IndexedTable;
-import tablebase.table.Successors;
-import tablebase.table.TableFiles;
-import tablebase.table.TablePlan;
 
 /**
  * The smaller tables a table's captures and promotions lead to, as each task opens them: their written part files,
@@ -36,7 +33,7 @@ public final class SmallerTables implements Serializable {
         this.hadoop = jsc.broadcast(new SerializableWritable<>(jsc.hadoopConfiguration()));
     }
 
-    int count() { return files.size(); }
+    public int count() { return files.size(); }
 
     /** The run's Hadoop settings, on an executor. */
     public Configuration hadoop() { return hadoop.value().value(); }
@@ -53,7 +50,7 @@ public final class SmallerTables implements Serializable {
     }
 
     /** The exits' lookup for one task (it has scratch space of its own). */
-    Successors exits() { return new Successors(material, null, open()); }
+    public Successors exits() { return new Successors(material, null, open()); }
 
     /** Drops the broadcast settings once the table is written. */
     public void release() { hadoop.destroy(false); }
