@@ -78,7 +78,7 @@ archive_classes_if_needed() {
   # shellcheck disable=SC2086
   if java -Xmx1g -XX:+UseG1GC $opens -XX:ArchiveClassesAtExit="$tmp/classes.jsa" $QUIET_CDS \
       -Dlog4j.configurationFile="$ROOT/jobs/log4j2.properties" -cp "$classpath" \
-      tablebase.cli.Generate --endgame KQK --out "$tmp/kqk" --partitions 1 >/dev/null 2>&1 && [[ -s "$tmp/classes.jsa" ]]; then
+      io.github.tablebase.cli.Generate --endgame KQK --out "$tmp/kqk" --partitions 1 >/dev/null 2>&1 && [[ -s "$tmp/classes.jsa" ]]; then
     mv -f "$tmp/classes.jsa" "$CLASS_ARCHIVE"
   fi
   rm -rf "$tmp"

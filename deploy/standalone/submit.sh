@@ -13,7 +13,7 @@ exec "$SPARK_HOME/bin/spark-submit" \
   --master "$master" \
   --deploy-mode client \
   --name tablebase-generate \
-  --class tablebase.cli.Generate \
+  --class io.github.tablebase.cli.Generate \
   --driver-memory "${DRIVER_MEMORY:-2g}" \
   --executor-memory "${EXECUTOR_MEMORY:-2g}" \
   --total-executor-cores "${TOTAL_CORES:-8}" \

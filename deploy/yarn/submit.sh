@@ -15,7 +15,7 @@ exec "$SPARK_HOME/bin/spark-submit" \
   --master yarn \
   --deploy-mode cluster \
   --name tablebase-generate \
-  --class tablebase.cli.Generate \
+  --class io.github.tablebase.cli.Generate \
   --driver-memory "${DRIVER_MEMORY:-2g}" \
   --executor-memory "${EXECUTOR_MEMORY:-4g}" \
   --executor-cores "${EXECUTOR_CORES:-2}" \

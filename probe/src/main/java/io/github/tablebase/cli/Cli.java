@@ -1,0 +1,97 @@
+package io.github.tablebase.cli;
+
+import io.github.tablebase.probe.BlockCache;
+import io.github.tablebase.probe.Tablebase;
+import io.github.tablebase.probe.TablebaseException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+
+/** The front doors' shared exit protocol: one-line errors on stderr, exit 2 for usage mistakes, 1 for failures. */
+public final class Cli {
+    private Cli() {}
+
+    /** Set when the JVM shuts down on a signal: what fails then is the stop itself, already told in one line. */
+    private static volatile boolean stopping;
+
+    /** Marks the command as stopping on a signal. */
+    public static void stopping() { stopping = true; }
+
+    /** The command running, for the lines it prints beside its output. */
+    private static String command = "tablebase";
+
+    public static int run(String name, String usage, Callable<Integer> command) {
+        Cli.command = name;
+        try {
+            return command.call();
+        } catch (Exception e) {
+            if (stopping) return 130;
+            return failed(name, usage, e);
+        }
+    }
+
+    private static int failed(String name, String usage, Exception thrown) {
+        try {
+            throw thrown;
+        } catch (Args.HelpRequested e) {
+            System.out.println(usage);
+            return 0;
+        } catch (Args.UsageException e) {
+            System.err.println(name + ": " + e.getMessage());
+            System.err.println(usage);
+            return 2;
+        } catch (IllegalArgumentException | TablebaseException | IOException | UncheckedIOException e) {
+            System.err.println(name + ": error: " + oneLine(e));
+            return 1;
+        } catch (Exception e) {
+            System.err.println(name + ": failed: " + e);
+            e.printStackTrace();
+            return 1;
+        }
+    }
+
+    /** The tables of {@code --table DIR} (one table's folder) or {@code --tables DIR} (a folder of table folders): exactly one of them. */
+    static Tablebase openTables(Args args) throws IOException { return openTables(args, Tablebase.Check.HEADERS); }
+
+    /**
+     * ... and {@code --cache-mb N}, the budget of the compressed tables' decompressed blocks (default: {@link
+     * BlockCache#defaultBytes}), and the flag {@code --packed}: read the packed files, not the compressed ones.
+     */
+    static Tablebase openTables(Args args, Tablebase.Check check) throws IOException {
+        Tablebase opened = openTables(args, check, args.has("--packed") ? Tablebase.Source.PACKED : Tablebase.Source.COMPRESSED_FIRST);
+        for (Tablebase.Refused r : opened.refused()) System.err.println(command + ": warning: " + refusal(r));
+        return opened;
+    }
+
+    /** {@link #openTables(Args, Tablebase.Check)} reading the files {@code source} says, its refused tables left to the caller. */
+    static Tablebase openTables(Args args, Tablebase.Check check, Tablebase.Source source) throws IOException {
+        String table = args.get("--table", null), tables = args.get("--tables", null);
+        if ((table == null) == (tables == null)) throw new Args.UsageException("give --table DIR or --tables DIR");
+        long cache = args.get("--cache-mb", null) == null ? BlockCache.defaultBytes() : (long) args.positiveInt("--cache-mb", 0) << 20;
+        return Tablebase.open(List.of(Path.of(table != null ? table : tables)), check, cache, source);
+    }
+
+    /** A refused table in one line: which, where, why, and that the others answer. */
+    static String refusal(Tablebase.Refused r) {
+        return (r.material() == null ? "" : r.material().name() + " ") + "left out, " + r.folder() + ": " + r.reason();
+    }
+
+    /** The valued options of {@link #openTables} and a command's {@code more}; its flag is {@link #TABLE_FLAG}. */
+    static final String TABLE_FLAG = "--packed";
+
+    static Set<String> tableOptions(String... more) {
+        Set<String> options = new java.util.HashSet<>(Set.of("--table", "--tables", "--cache-mb"));
+        options.addAll(List.of(more));
+        return options;
+    }
+
+    private static String oneLine(Exception e) {
+        String m = e.getMessage() == null ? e.toString() : e.getMessage();
+        if (e instanceof java.nio.file.AccessDeniedException) m = m + ": permission denied";
+        int nl = m.indexOf('\n');
+        return nl < 0 ? m : m.substring(0, nl);
+    }
+}

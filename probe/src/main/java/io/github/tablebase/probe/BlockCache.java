@@ -1,0 +1,61 @@
+package io.github.tablebase.probe;
+
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+/**
+ * The decompressed blocks of compressed tables, within a budget of bytes: a block decompressed by a lookup stays
+ * until newer blocks push it out, first in first out. A lookup reads its block's slot without a lock; admitting and
+ * evicting take this object's lock. A block array keeps its bytes once in a slot, but for a marked entry's, which a
+ * lookup may change once to the ply it found (see {@code CompressedTable}), so a lookup that still holds an evicted
+ * block reads it whole.
+ */
+public final class BlockCache {
+    /** The default budget: 256 MB, or a quarter of the heap when that is less. */
+    public static long defaultBytes() { return Math.min(256L << 20, Runtime.getRuntime().maxMemory() / 4); }
+
+    private record Held(AtomicReferenceArray<byte[]> slots, int block, int bytes) {}
+
+    private final long budget;
+    private final ArrayDeque<Held> order = new ArrayDeque<>();
+    private long used;
+
+    /** A cache of at most {@code budget} bytes of blocks (the last block admitted stays even when it alone is larger). */
+    public BlockCache(long budget) {
+        if (budget < 0) throw new IllegalArgumentException("a cache of " + budget + " bytes");
+        this.budget = budget;
+    }
+
+    public long budget() { return budget; }
+
+    /** The bytes of blocks held now. */
+    public synchronized long used() { return used; }
+
+    /**
+     * Puts a decompressed block in its slot, unless another thread put it there first (that one is returned), and
+     * evicts the oldest blocks beyond the budget.
+     */
+    synchronized byte[] admit(AtomicReferenceArray<byte[]> slots, int block, byte[] data) {
+        byte[] present = slots.get(block);
+        if (present != null) return present;
+        slots.set(block, data);
+        order.add(new Held(slots, block, data.length));
+        used += data.length;
+        while (used > budget && order.size() > 1) {
+            Held oldest = order.poll();
+            oldest.slots().set(oldest.block(), null);
+            used -= oldest.bytes();
+        }
+        return data;
+    }
+
+    /** Drops every block of {@code slots} (a table closed). */
+    synchronized void drop(AtomicReferenceArray<byte[]> slots) {
+        order.removeIf(held -> {
+            if (held.slots() != slots) return false;
+            used -= held.bytes();
+            return true;
+        });
+        for (int k = 0; k < slots.length(); k++) slots.set(k, null);
+    }
+}

@@ -1,0 +1,140 @@
+package io.github.tablebase.probe;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.tablebase.chess.Material;
+import io.github.tablebase.chess.PositionIndex;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.zip.CRC32;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.LZMAInputStream;
+import org.tukaani.xz.LZMAOutputStream;
+
+/**
+ * A compressed part's blocks read by hand, as docs/formats.md describes them: each block's bytes are the results in
+ * the blocks' order, wins first and then losses where flag bit 1 is set; a file without that bit (as written before
+ * it) is read as its bytes are.
+ */
+class CompressedBlocksTest {
+    private static final PositionIndex KPK = new PositionIndex(Material.parse("KPK"));
+
+    /** The documented stored byte of a result byte (0 draw, 2k a win in k moves, 2k + 1 a loss after k, 255 a mark). */
+    private static int stored(int result) {
+        return result == 0 || result == 255 ? result : result % 2 == 0 ? result / 2 : 128 + result / 2;
+    }
+
+    /** Its inverse. */
+    private static int result(int stored) {
+        return stored == 0 || stored == 255 ? stored : stored < 128 ? 2 * stored : 2 * (stored - 128) + 1;
+    }
+
+    /** Every result byte, and don't-care entries (255 in the packed plane), for the stored side; the other side zero. */
+    private static byte[] results(int side) {
+        Random random = new Random(6);
+        byte[] results = new byte[(int) (2 * KPK.size())];
+        for (int at = 0; at < KPK.size(); at++) results[2 * at + side] = (byte) (random.nextInt(8) == 0 ? 255 : random.nextInt(255));
+        return results;
+    }
+
+    private static byte[] written(byte[] results, int side) throws Exception {
+        byte[] ordered = new byte[(int) KPK.size()];
+        BlockOrder order = BlockOrder.of(KPK, KPK.size(), 0);
+        order.arrange(results, side, ordered);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        CompressedTable.write(KPK, 0, KPK.size(), order, ordered, null, null, LatePlies.NONE, out);
+        return out.toByteArray();
+    }
+
+    /** The blocks of a part file, decompressed by hand, each checked against its CRC-32. */
+    private static byte[][] blocks(byte[] file) throws Exception {
+        ByteBuffer head = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
+        long entries = head.getLong(40) - head.getLong(32);
+        int dictionary = head.getInt(52), perBlock = head.getInt(56), blocks = (int) ((entries + perBlock - 1) / perBlock);
+        byte[][] bytes = new byte[blocks][];
+        for (int j = 0; j < blocks; j++) {
+            int offset = (int) head.getLong(64 + 16 * j), length = head.getInt(64 + 16 * j + 8), n = (int) Math.min(perBlock, entries - (long) j * perBlock);
+            bytes[j] = new byte[n];
+            try (InputStream in = new LZMAInputStream(new ByteArrayInputStream(file, offset, length), n, file[49], dictionary)) {
+                for (int k = 0; k < n; ) {
+                    int read = in.read(bytes[j], k, n - k);
+                    assertTrue(read > 0, "block " + j + " ends after " + k + " of " + n + " bytes");
+                    k += read;
+                }
+            }
+            CRC32 crc = new CRC32();
+            crc.update(bytes[j]);
+            assertEquals(head.getInt(64 + 16 * j + 12), (int) crc.getValue(), "block " + j + "'s CRC-32");
+        }
+        return bytes;
+    }
+
+    @Test
+    void eachBlockHoldsTheResultsWinsFirstThenLosses() throws Exception {
+        int side = CompressedTable.storedSide(KPK.material()).ordinal();
+        byte[] results = results(side), file = written(results, side);
+        assertEquals(2, file[51] & 2, "flag bit 1");
+        byte[][] blocks = blocks(file);
+        int at = 0;
+        for (byte[] block : blocks) {
+            int previous = 0;
+            for (int k = 0; k < block.length; k++, at++) {
+                int r = results[2 * at + side] & 0xFF, expected = r == 255 ? previous : stored(r); // a don't-care repeats the byte before
+                assertEquals(expected, block[k] & 0xFF, "entry " + at + ", result byte " + r);
+                previous = expected;
+            }
+        }
+        assertEquals(KPK.size(), at);
+    }
+
+    @Test
+    void aFileWithoutFlagBitOneIsReadAsItsBytesAre(@TempDir Path dir) throws Exception {
+        int side = CompressedTable.storedSide(KPK.material()).ordinal();
+        byte[] results = results(side), file = written(results, side);
+        byte[][] blocks = blocks(file);
+        // the same part as the format was before the flag: the result bytes themselves, compressed again
+        int m = blocks.length, tableEnd = CompressedTable.HEADER + CompressedTable.BLOCK_ENTRY * m;
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        ByteBuffer head = ByteBuffer.wrap(Arrays.copyOf(file, tableEnd)).order(ByteOrder.LITTLE_ENDIAN);
+        head.put(51, (byte) (file[51] & ~2));
+        LZMA2Options options = new LZMA2Options();
+        options.setDictSize(head.getInt(52));
+        int properties = file[49] & 0xFF;
+        options.setLcLp(properties % 9, properties / 9 % 5);
+        options.setPb(properties / 45);
+        for (int j = 0; j < m; j++) {
+            byte[] raw = new byte[blocks[j].length];
+            for (int k = 0; k < raw.length; k++) raw[k] = (byte) result(blocks[j][k] & 0xFF);
+            ByteArrayOutputStream data = new ByteArrayOutputStream();
+            try (OutputStream lzma = new LZMAOutputStream(data, options, false)) {
+                lzma.write(raw);
+            }
+            CRC32 crc = new CRC32();
+            crc.update(raw);
+            head.putLong(64 + 16 * j, tableEnd + body.size()).putInt(64 + 16 * j + 8, data.size()).putInt(64 + 16 * j + 12, (int) crc.getValue());
+            body.write(data.toByteArray());
+        }
+        head.putInt(60, CompressedTable.headerCrc(head.array()));
+        Path old = dir.resolve("kpk.cdtm");
+        Files.write(old, head.array());
+        Files.write(old, body.toByteArray(), java.nio.file.StandardOpenOption.APPEND);
+        CompressedTable table = CompressedTable.open(List.of(old), new BlockCache(1 << 24));
+        for (long i = 0; i < KPK.size(); i++) {
+            int r = results[(int) (2 * i + side)] & 0xFF;
+            if (r != 255) assertEquals(r, table.result(i), "index " + i);
+        }
+        table.close();
+    }
+}

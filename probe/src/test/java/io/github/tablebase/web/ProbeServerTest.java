@@ -1,0 +1,214 @@
+package io.github.tablebase.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.tablebase.chess.Color;
+import io.github.tablebase.chess.Fen;
+import io.github.tablebase.chess.Material;
+import io.github.tablebase.chess.Position;
+import io.github.tablebase.probe.CarriedTables;
+import io.github.tablebase.probe.Json;
+import io.github.tablebase.probe.ProbeJson;
+import io.github.tablebase.probe.Tablebase;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** /api/probe and the page's assets over real HTTP on loopback, on the module's own tables ({@link CarriedTables}). */
+class ProbeServerTest {
+    private static final Material KPK = Material.parse("KPK");
+    private static Tablebase table;
+    private static ProbeServer server;
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+
+    @BeforeAll
+    static void start() throws Exception {
+        table = Tablebase.open(CarriedTables.folder());
+        server = ProbeServer.start(table, "127.0.0.1", 0, 4);
+    }
+
+    @AfterAll
+    static void stop() { server.close(); }
+
+    private static HttpResponse<String> get(String pathAndQuery) throws Exception {
+        return HTTP.send(HttpRequest.newBuilder(server.uri().resolve(pathAndQuery)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static HttpResponse<String> probe(String fen) throws Exception {
+        return get("api/probe?fen=" + URLEncoder.encode(fen, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void aLegalPositionAnswersTheSameJsonAsProbeJson() throws Exception {
+        Random random = new Random(8);
+        for (int i = 0; i < 200; i++) {
+            Position p = Position.randomLegal(KPK, i % 2 == 0 ? Color.WHITE : Color.BLACK, random);
+            HttpResponse<String> r = probe(p.toString());
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals("application/json; charset=utf-8", r.headers().firstValue("Content-Type").orElse(""));
+            assertEquals(ProbeJson.text(ProbeJson.of(p.toString(), table.probe(p))), r.body());
+        }
+        java.util.Map<String, Object> j = Json.parseObject(probe(blackLost().toString()).body());
+        assertEquals("loss", j.get("category"));
+        assertEquals(2 * ((Number) j.get("dtm")).intValue(), ((List<?>) j.get("mainline")).size());
+        assertEquals(((List<?>) j.get("mainline")).size(), ((List<?>) j.get("mainline_san")).size());
+    }
+
+    /** A KPK position with Black to move, lost and not yet mated. */
+    private static Position blackLost() {
+        Random random = new Random(5);
+        while (true) {
+            Position p = Position.randomLegal(KPK, Color.BLACK, random);
+            if (table.probeDtm(p) < 0) return p;
+        }
+    }
+
+    @Test
+    void badInputIsA400WithAJsonErrorAndNoStackTrace() throws Exception {
+        for (String fen : new String[] {"bad", "8/8/8/8/8/8/1k6/KP6 w - - 0 1", "8/8/8/8/8/8/8/8 w - - 0 1"}) {
+            HttpResponse<String> r = probe(fen);
+            assertEquals(400, r.statusCode(), fen);
+            java.util.Map<String, Object> j = Json.parseObject(r.body());
+            assertEquals(fen, j.get("fen"));
+            assertFalse(((String) j.get("error")).isBlank());
+            assertFalse(r.body().contains("Exception") || r.body().contains("\tat "), r.body());
+        }
+        HttpResponse<String> missing = probe("8/8/8/8/8/8/r7/KQ4k1 w - - 0 1");
+        assertEquals(404, missing.statusCode());
+        assertTrue(((String) Json.parseObject(missing.body()).get("error")).contains("no KQKR table"), missing.body());
+        assertEquals(400, get("api/probe").statusCode());
+        assertTrue(rawStatusLine("/api/probe?fen=%ZZ").contains(" 400 "), "a broken %-escape");
+        assertEquals(404, get("nope").statusCode());
+        HttpResponse<String> post = HTTP.send(HttpRequest.newBuilder(server.uri().resolve("api/probe?fen=x"))
+                .POST(HttpRequest.BodyPublishers.ofString("x")).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(405, post.statusCode());
+        assertEquals(List.of("GET, HEAD"), post.headers().allValues("Allow"), "a 405 names the methods served");
+        // HEAD: GET's status and length, no body
+        String win = "api/probe?fen=" + URLEncoder.encode(blackLost().toString(), StandardCharsets.UTF_8);
+        HttpResponse<String> full = get(win), head = HTTP.send(HttpRequest.newBuilder(server.uri().resolve(win))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, head.statusCode());
+        assertEquals("", head.body());
+        assertEquals(full.body().getBytes(StandardCharsets.UTF_8).length, head.headers().firstValueAsLong("Content-Length").orElse(-1));
+        // a body larger than the API reads is refused once that much is read, and the server goes on (a body within the
+        // 64 KB the JDK's server drains before it closes: a larger one is cut off, and the client may see the reset first)
+        byte[] huge = new byte[ProbeServer.MAX_BODY * 2 + 3];
+        HttpResponse<String> big = HTTP.send(HttpRequest.newBuilder(server.uri().resolve("api/probe?fen=x"))
+                .POST(HttpRequest.BodyPublishers.ofByteArray(huge)).build(), HttpResponse.BodyHandlers.ofString());
+        assertEquals(413, big.statusCode(), big.body());
+        assertEquals(200, get(win).statusCode());
+    }
+
+    /** The status line for a request written by hand (java.net.http refuses to send a malformed URI). */
+    private static String rawStatusLine(String target) throws Exception {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", server.port())) {
+            socket.getOutputStream().write(("GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                    .getBytes(StandardCharsets.US_ASCII));
+            return new java.io.BufferedReader(new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+        }
+    }
+
+    @Test
+    void thePageAndItsAssetsAreServedLocally() throws Exception {
+        HttpResponse<String> page = get("");
+        assertEquals(200, page.statusCode());
+        assertTrue(page.body().contains("<script src=\"app.js\">"), page.body());
+        assertFalse(page.body().contains("http://") || page.body().contains("https://"), "no asset from a CDN");
+        assertEquals(200, get("app.js").statusCode());
+        assertTrue(get("app.js").headers().firstValue("Content-Type").orElse("").startsWith("text/javascript"));
+        assertEquals(200, get("style.css").statusCode());
+    }
+
+    @Test
+    void manyConcurrentClientsGetTheirOwnAnswers() throws Exception {
+        Random random = new Random(9);
+        List<Position> positions = new ArrayList<>();
+        for (int i = 0; i < 400; i++) positions.add(Position.randomLegal(KPK, Color.WHITE, random));
+        List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+        for (Position p : positions)
+            answers.add(HTTP.sendAsync(HttpRequest.newBuilder(server.uri().resolve("api/probe?fen="
+                    + URLEncoder.encode(p.toString(), StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString()));
+        for (int i = 0; i < positions.size(); i++) {
+            java.util.Map<String, Object> j = Json.parseObject(answers.get(i).get().body());
+            assertEquals(positions.get(i).toString(), j.get("fen"));
+            Integer dtm = table.probe(positions.get(i)).dtm();
+            assertEquals(dtm == null ? "null" : dtm.toString(), String.valueOf(j.get("dtm")));
+        }
+    }
+
+    @Test
+    void aDamagedTableIsA503WithOneJsonLine(@TempDir Path dir) throws Exception {
+        try (Tablebase damaged = Tablebase.open(CarriedTables.withDamagedKpk(dir));
+             ProbeServer broken = ProbeServer.start(damaged, "127.0.0.1", 0, 1)) {
+            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(broken.uri().resolve("api/probe?fen="
+                    + URLEncoder.encode("8/8/8/8/8/2k5/4P3/4K3 w - - 0 1", StandardCharsets.UTF_8))).build(), HttpResponse.BodyHandlers.ofString());
+            assertEquals(503, r.statusCode(), r.body());
+            assertTrue(((String) Json.parseObject(r.body()).get("error")).startsWith("damaged table: "), r.body());
+            assertEquals(1, r.body().lines().count(), r.body());
+        }
+    }
+
+    @Test
+    void aServerThatFailsToStartLeavesItsPortFree() throws Exception {
+        int port;
+        try (ProbeServer probe = ProbeServer.start(table, "127.0.0.1", 0, 1)) {
+            port = probe.port();
+        }
+        assertThrows(IllegalArgumentException.class, () -> startOnceFree(port, 0)); // no worker threads: refused
+        try (ProbeServer again = startOnceFree(port, 1)) {
+            assertEquals(port, again.port());
+        }
+    }
+
+    /** Starts on {@code port}, waiting up to 5 s for a closed server's socket to be released by its selector thread. */
+    private static ProbeServer startOnceFree(int port, int threads) throws Exception {
+        long end = System.nanoTime() + 5_000_000_000L;
+        while (true) {
+            try {
+                return ProbeServer.start(table, "127.0.0.1", port, threads);
+            } catch (java.net.BindException e) {
+                if (System.nanoTime() > end) throw e;
+                Thread.sleep(50);
+            }
+        }
+    }
+
+    @Test
+    void theTablesServedAreListed() throws Exception {
+        HttpResponse<String> r = get("api/tables");
+        assertEquals(200, r.statusCode());
+        List<String> served = new ArrayList<>();
+        for (Object listed : (List<?>) Json.parseObject(r.body()).get("tables")) {
+            java.util.Map<?, ?> t = (java.util.Map<?, ?>) listed;
+            served.add((String) t.get("endgame"));
+            Position example = Fen.parse((String) t.get("example"));
+            assertEquals(t.get("endgame"), example.material().name());
+            assertEquals(t.get("example_wins"), table.probeWdl(example) == 1, example::toString);
+            if (example.material().name().equals("KPK")) assertEquals(1, table.probeWdl(example), "a White win to start from");
+        }
+        assertEquals(table.answered().stream().map(Object::toString).toList(), served);
+        assertTrue(served.contains("KPK"), served.toString());
+    }
+
+    @Test
+    void anOccupiedPortIsAClearError() {
+        Exception e = org.junit.jupiter.api.Assertions.assertThrows(java.net.BindException.class,
+                () -> ProbeServer.start(table, "127.0.0.1", server.port(), 1));
+        assertTrue(e.getMessage().contains("choose another --port"), e.getMessage());
+    }
+}

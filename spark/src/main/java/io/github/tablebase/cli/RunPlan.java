@@ -1,0 +1,128 @@
+package io.github.tablebase.cli;
+
+import io.github.tablebase.chess.Material;
+import io.github.tablebase.chess.PositionIndex;
+import io.github.tablebase.generate.TableSolver;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+/**
+ * What a generate run will do, said before it starts: the tables to make or reuse in order, their entries, and
+ * the time and heap they should take, from rates measured on this project's 2-core machine with KBNKN.
+ */
+record RunPlan(List<Step> steps) {
+    /** Entries (index and side) solved and written a second per core: KBNKN's 253,752,576 with its smaller tables in 110.8 s on 2 cores. */
+    static final double ENTRIES_PER_CORE_SECOND = 1_150_000;
+    /**
+     * Entries solved a second per core, writing aside, init included: KBNKN's 242,221,056 solved in 59 s on 2 cores
+     * (2.05 million), KQQKQ's 119,218,176 in 45.5 s (1.31 million).
+     */
+    static final double SOLVED_PER_CORE_SECOND = 1_500_000;
+    /**
+     * The same for 6-piece tables, slower per entry (more moves, more plies, captures into 5-piece tables): the
+     * harmonic mean (the rate of the two made one after the other) of the two made on 2 cores, 2,463,842,304 entries
+     * each: KRRRKQ (139 plies) solved in 945.7 s and written in 444.0 s (886,000 and 1,303,000 a second per core),
+     * KNNNKN (181 plies, resumed twice) in 2,199.3 s and 595.4 s (441,000 and 560,000).
+     */
+    static final double ENTRIES_PER_CORE_SECOND_6 = 590_000, SOLVED_PER_CORE_SECOND_6 = 783_000;
+    /** What a table costs besides its entries: Spark's jobs, the writes' start (KQK: about 2 s). */
+    static final double SECONDS_PER_TABLE = 2;
+    /**
+     * The heap a run's largest table needs at its peak, per index: the live data, as full GCs measure it
+     * ({@code spark.tablebase.sampleLiveHeap}): KRRKQ's 11.0 bytes (the slices of two plies, 8 bytes, and the capture
+     * events and frontiers), rounded up. A young GC's figure is higher (KRRKQ 20.2, KBNKN 19.6): it counts garbage
+     * that a collection would free before the JVM ran out.
+     */
+    static final double HEAP_PER_INDEX = 8;
+    /** The heap Spark itself holds in a local run. */
+    static final long SPARK_HEAP = 512L << 20;
+
+    /** A table of the plan: made, or reused from its folder. */
+    record Step(Material material, boolean reuse, long indexes) {
+        long entries() { return 2 * indexes; }
+
+        /** The time to solve and write it, by the measured rate. */
+        double seconds(int cores) {
+            return SECONDS_PER_TABLE + entries() / ((material.size() > 5 ? ENTRIES_PER_CORE_SECOND_6 : ENTRIES_PER_CORE_SECOND) * cores);
+        }
+
+        /** The time to solve it, by the measured rate. */
+        double solveSeconds(int cores) { return entries() / ((material.size() > 5 ? SOLVED_PER_CORE_SECOND_6 : SOLVED_PER_CORE_SECOND) * cores); }
+    }
+
+    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked) {
+        List<Step> steps = new ArrayList<>();
+        for (Material m : order) steps.add(new Step(m, !m.equals(asked) && present.test(m), new PositionIndex(m).size()));
+        return new RunPlan(steps);
+    }
+
+    List<Step> toMake() { return steps.stream().filter(s -> !s.reuse()).toList(); }
+
+    double seconds(int cores) {
+        return toMake().stream().mapToDouble(s -> s.seconds(cores)).sum();
+    }
+
+    /**
+     * The heap of a local run at its peak: its largest table to make and, with more than one core, the largest other
+     * one that may solve beside it in one task.
+     */
+    long localHeap(int cores) {
+        if (toMake().isEmpty()) return SPARK_HEAP;
+        Step largest = largest();
+        long beside = cores < 2 ? 0 : toMake().stream().filter(s -> s != largest && TableSolver.fitsOneTask(s.material()))
+                .mapToLong(Step::indexes).max().orElse(0);
+        return SPARK_HEAP + tablesHeap() + (long) (HEAP_PER_INDEX * beside);
+    }
+
+    /** The heap the largest table to make holds at its peak, over all executors. */
+    long tablesHeap() {
+        return (long) (HEAP_PER_INDEX * toMake().stream().mapToLong(Step::indexes).max().orElse(0));
+    }
+
+    /** The plan in lines: a summary, then each table; {@code maxHeap} is the driver's in local mode, else the executors' in all. */
+    List<String> lines(int cores, boolean local, long maxHeap) {
+        List<Step> make = toMake();
+        long entries = make.stream().mapToLong(Step::entries).sum();
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format("plan: %d table%s to make (%,d entries), %d to reuse; about %s on %d core%s%s", make.size(), make.size() == 1 ? "" : "s",
+                entries, steps.size() - make.size(), duration(seconds(cores)), cores, cores == 1 ? "" : "s",
+                local ? String.format(", a heap of about %s at the peak (this driver has %s)", size(localHeap(cores)), size(maxHeap))
+                        : String.format(", executors' heap of about %s in all at the peak (%s)", size(tablesHeap()),
+                        maxHeap > 0 ? "the executors now registered have " + size(maxHeap) : "no executor registered yet")));
+        for (Step s : steps)
+            lines.add(String.format("  %-7s %-6s %,15d entries", s.material().name(), s.reuse() ? "reuse" : "make", s.entries()));
+        return lines;
+    }
+
+    /** Why a local run cannot go on with this heap, or null. */
+    String refusal(long maxHeap, int cores) {
+        long need = localHeap(cores);
+        if (need <= maxHeap) return null;
+        return String.format("%s needs a heap of about %s in local mode (%.0f bytes an index at the peak, measured on KRRKQ, with the largest table"
+                + " that may solve beside it), this driver has %s:"
+                + " set DRIVER_MEMORY=%dg, or run it on a cluster", largest().material().name(), size(need), HEAP_PER_INDEX, size(maxHeap), (need >> 30) + 1);
+    }
+
+    /** Why a cluster run cannot go on with the executors' heap in all ({@code executorsHeap}, 0 when none has registered yet: no refusal), or null. */
+    String clusterRefusal(long executorsHeap) {
+        long need = tablesHeap();
+        if (executorsHeap == 0 || need <= executorsHeap) return null;
+        return String.format("%s needs about %s of executor heap in all (%.0f bytes an index at the peak, measured on KRRKQ), the executors registered"
+                + " have %s: add executors or give them more spark.executor.memory", largest().material().name(), size(need), HEAP_PER_INDEX, size(executorsHeap));
+    }
+
+    private Step largest() {
+        return toMake().stream().max(java.util.Comparator.comparingLong(Step::indexes)).orElseThrow();
+    }
+
+    static String duration(double seconds) {
+        if (seconds < 90) return Math.round(seconds) + " s";
+        if (seconds < 5400) return Math.round(seconds / 60) + " min";
+        return String.format("%.1f h", seconds / 3600);
+    }
+
+    static String size(long bytes) {
+        return bytes < 1L << 30 ? (bytes >> 20) + " MB" : String.format("%.1f GB", bytes / (double) (1L << 30));
+    }
+}

@@ -1,0 +1,428 @@
+package io.github.tablebase.output;
+
+import io.github.tablebase.chess.Material;
+import io.github.tablebase.chess.PositionIndex;
+import io.github.tablebase.probe.CompressedTable;
+import io.github.tablebase.probe.EntryPlane;
+import io.github.tablebase.probe.IndexedTable;
+import io.github.tablebase.probe.LatePlies;
+import io.github.tablebase.probe.Manifest.FileEntry;
+import io.github.tablebase.probe.Manifest;
+import io.github.tablebase.probe.Result;
+import io.github.tablebase.probe.ResultPlane;
+import io.github.tablebase.table.RunSettings;
+import io.github.tablebase.table.SmallerTables;
+import io.github.tablebase.table.SolvedPartition;
+import io.github.tablebase.table.SolvedTable;
+import io.github.tablebase.table.Successors;
+import io.github.tablebase.table.TableFiles;
+import io.github.tablebase.table.TablePlan;
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.Serializable;
+import java.security.DigestOutputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
+import java.util.stream.IntStream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * Writes a solved table into a folder: {@code parquet/} (one row per canonical position and side
+ * to move, see {@link PositionRows#schema}), the packed {@link IndexedTable} part files, for KBNK the seed's
+ * {@link PackedTable} file, and {@code manifest.json}, which also names the folders of the smaller tables its
+ * captures lead to.
+ */
+public final class TableExport {
+    public static final String PARQUET = "parquet";
+
+    /** Facts about the run that the table itself does not hold; the wall time runs from {@code startNanos} to the manifest. */
+    public record Run(String projectVersion, String sparkVersion, String master, int partitions, long startNanos, boolean parquet) {}
+
+    private TableExport() {}
+
+    /** The folder of a smaller table, next to the folder of the table that needs it: {@code kqk} beside {@code kqkr}. */
+    public static String folderName(Material material) { return material.name().toLowerCase(); }
+
+    /** The staging folder's hidden folder of the solved partitions' result planes, deleted before the commit. */
+    static final String RESULT_PLANES = "_result_planes";
+
+    /**
+     * Writes everything into the folder's staging area (the caller commits) and returns what it wrote. The
+     * executors write it all, each for its own king pairs, in two jobs (one when one task solved the table and it
+     * has one part): first each solved partition's result plane, then, one task per part file of {@code entriesPerFile}
+     * entries at most, the part's best moves (from the result planes and {@code smaller}'s files, mapped), its
+     * Parquet file and its packed and compressed files; for KBNK the seed file, in a job beside the parts'. Where the
+     * parts are fewer than the cores, each part's task uses the idle ones: its best moves on every core, its rows on a
+     * thread beside its packed and compressed files, whose blocks are compressed on every core (cheaper than cutting
+     * the part into slices and joining their pieces in one more job). The driver gets figures, checksums and when the
+     * last Parquet file was in place.
+     */
+    public static Written write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
+                                            long entriesPerFile) throws IOException {
+        Material material = table.material();
+        PositionIndex index = table.index();
+        JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+        boolean markCaptures = RunSettings.of(jsc).markCaptures();
+        String staging = folder.staging().toString(), planes = new Path(staging, RESULT_PLANES).toString();
+        boolean parquet = run.parquet();
+        FutureTask<FileEntry> seed = null;
+        try {
+            long[] starts = IndexedTable.partStarts(index, entriesPerFile);
+            int parts = starts.length - 1;
+            // a job of fewer parts than cores would leave cores idle: its tasks use them
+            boolean spareCores = parts < jsc.defaultParallelism();
+            List<PartWritten> written;
+            String description = material.name() + ": best moves, Parquet rows and packed files";
+            if (table.partitions().getNumPartitions() == 1 && parts == 1 && !material.equals(PackedTable.KBNK)) {
+                // solved in one task and written in one part: that task's block is the whole table, read where it is
+                jsc.setJobDescription(description);
+                written = table.partitions().map(b -> writePartAndRows(staging, index, 0, bestMoves(new Successors(material,
+                        new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size(), markCaptures, spareCores),
+                        starts, spareCores, parquet, smaller.hadoop())).collect();
+            } else {
+                jsc.setJobDescription(material.name() + ": result planes");
+                List<PlaneFile> files = table.partitions().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
+                if (material.equals(PackedTable.KBNK)) // a job of its own, run beside the parts' on the cores they leave
+                    seed = started("seed file", () -> {
+                        jsc.setJobDescription(material.name() + ": the seed's file");
+                        return writeSeed(jsc, staging, index, files, smaller);
+                    });
+                jsc.setJobDescription(description);
+                written = jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> writePartAndRows(staging, index, k,
+                        bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], markCaptures, spareCores),
+                        starts, spareCores, parquet, smaller.hadoop())).collect();
+            }
+            FileEntry seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
+            FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
+            fs.delete(new Path(planes), true);
+            Manifest manifest = writeManifest(table, written.stream().map(PartWritten::part).toList(),
+                    parquet ? written.stream().map(PartWritten::rows).toList() : null, seedFile, folder, run);
+            return new Written(manifest, written.stream().mapToLong(PartWritten::rowsDoneMillis).max().orElseThrow());
+        } finally {
+            jsc.setJobDescription(null);
+            if (seed != null) joinedQuietly(seed); // after a failure elsewhere, the seed's job may still write into the staging folder
+        }
+    }
+
+    /** Runs {@code work} on a thread of its own, started now (a Spark job's thread inherits this one's job properties). */
+    static <T> FutureTask<T> started(String name, Callable<T> work) {
+        FutureTask<T> task = new FutureTask<>(work);
+        Thread thread = new Thread(task, name);
+        thread.setDaemon(true);
+        thread.start();
+        return task;
+    }
+
+    /** What {@code task} returned, or its failure thrown as it was. */
+    static <T> T joined(FutureTask<T> task) throws IOException {
+        try {
+            return task.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while waiting for " + task);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) throw io;
+            if (cause instanceof RuntimeException runtime) throw runtime;
+            if (cause instanceof Error error) throw error;
+            throw new IOException(cause);
+        }
+    }
+
+    /** A table written: its manifest, and the wall-clock time (epoch milliseconds) its last Parquet file was in place. */
+    public record Written(Manifest manifest, long rowsDoneMillis) {}
+
+    /**
+     * What a part's task wrote: the manifest entries of its Parquet file and of its packed and compressed files, and
+     * the wall-clock time its Parquet file was in place (the executors' clocks, as Spark's own task times).
+     */
+    record PartWritten(FileEntry rows, long rowsDoneMillis, PartFiles part) implements Serializable {}
+
+    /** The part kernel: writes part {@code k}'s Parquet file (unless not {@code parquet}) and its packed and compressed files. */
+    private static PartWritten writePartAndRows(String staging, PositionIndex index, int k, BestMoves b, long[] starts, boolean spareCores,
+                                                boolean parquet, Configuration hadoop) throws IOException {
+        String attempt = attempt();
+        if (!parquet) return new PartWritten(null, 0, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
+        if (!spareCores) {
+            FileEntry rows = writeRows(staging, index, k, b, attempt, hadoop);
+            long rowsDone = System.currentTimeMillis();
+            return new PartWritten(rows, rowsDone, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
+        }
+        long[] rowsDone = new long[1]; // set by the rows' thread before it ends, read after
+        FutureTask<FileEntry> rows = started("Parquet rows", () -> {
+            FileEntry entry = writeRows(staging, index, k, b, attempt, hadoop);
+            rowsDone[0] = System.currentTimeMillis();
+            return entry;
+        });
+        PartFiles part;
+        try {
+            part = writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop);
+        } finally {
+            joinedQuietly(rows); // never a task's end with its rows still being written
+        }
+        return new PartWritten(joined(rows), rowsDone[0], part); // joined first: rowsDone is set once it returns
+    }
+
+    /** Waits for {@code task} to end, its failure left for {@link #joined} to throw (or for one thrown already to stand). */
+    private static void joinedQuietly(FutureTask<?> task) {
+        try {
+            task.get();
+        } catch (ExecutionException e) {
+            // joined() rethrows it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Writes part {@code k}'s Parquet file (see {@link ParquetRows}), as task attempt {@code attempt}, and returns its manifest entry. */
+    private static FileEntry writeRows(String staging, PositionIndex index, int k, BestMoves b, String attempt, Configuration hadoop)
+            throws IOException {
+        String name = ParquetRows.fileName(k);
+        long[] bytes = new long[1];
+        String sha256 = writeAside(new Path(new Path(staging, PARQUET), name), hadoop, attempt, out -> bytes[0] = ParquetRows.write(index, b, hadoop, out));
+        return new FileEntry(name, bytes[0], sha256);
+    }
+
+    /** A solved partition's result plane in a file: entries {@code first .. end - 1} from its start, then their late plies. */
+    record PlaneFile(String uri, long first, long end) implements Serializable {}
+
+    /** The hand-off kernel: writes a solved partition's result bytes and late plies into a file of its own under {@code dir}. */
+    static PlaneFile writePlane(String dir, SolvedPartition block, Configuration hadoop) throws IOException {
+        Path file = new Path(dir, String.format("plane-%016d", block.lo()));
+        writeAside(file, hadoop, out -> {
+            out.write(block.results());
+            block.late().writeTo(out);
+        });
+        return new PlaneFile(file.toString(), 2 * block.lo(), 2 * block.hi());
+    }
+
+    /**
+     * Writes a file as a task does: into a file of the task attempt's own, then renamed into place, so that a task
+     * run twice (a retry, a speculative copy) never leaves half a file at the final name. Returns its SHA-256.
+     */
+    static String writeAside(Path file, Configuration hadoop, FileWriter writer) throws IOException { return writeAside(file, hadoop, attempt(), writer); }
+
+    /** This thread's task attempt (a thread a task starts has none of its own), or the driver. */
+    private static String attempt() {
+        TaskContext task = TaskContext.get();
+        return task == null ? "driver" : Long.toString(task.taskAttemptId());
+    }
+
+    /** {@link #writeAside(Path, Configuration, FileWriter)} for task attempt {@code attempt}. */
+    private static String writeAside(Path file, Configuration hadoop, String attempt, FileWriter writer) throws IOException {
+        FileSystem fs = file.getFileSystem(hadoop);
+        if (fs instanceof LocalFileSystem local) fs = local.getRawFileSystem(); // no checksum side files
+        Path aside = new Path(file.getParent(), "." + file.getName() + ".attempt-" + attempt);
+        String sha256 = writeHashed(fs.create(aside, true), writer);
+        fs.delete(file, false); // an earlier attempt's, the same bytes
+        if (!fs.rename(aside, file)) throw new IOException("cannot rename " + aside + " to " + file);
+        return sha256;
+    }
+
+    /** A task's lookups of what each move leads to: the table's own result planes and the smaller tables, mapped. */
+    private static Successors successors(Material material, List<PlaneFile> planeFiles, SmallerTables smaller) throws IOException {
+        List<EntryPlane.Range> ranges = new ArrayList<>();
+        List<LatePlies> late = new ArrayList<>();
+        for (PlaneFile f : planeFiles) {
+            java.nio.file.Path local = TableFiles.local(new Path(f.uri()), smaller.hadoop());
+            ranges.add(new EntryPlane.Range(local, 0, f.first(), f.end()));
+            try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(local)) {
+                late.add(LatePlies.read(channel, f.end() - f.first(), local, f.first(), f.end()));
+            }
+        }
+        ResultPlane own = new ResultPlane(EntryPlane.map(ranges, 2 * new PositionIndex(material).size()), LatePlies.union(late));
+        return new Successors(material, own, smaller.open());
+    }
+
+    /**
+     * A part of the table from index {@code lo}, per entry {@code 2 * (index - lo) + side}: its result bytes and late
+     * plies, the packed file's move byte (the best move's rank among the sorted legal moves, or {@link IndexedTable#NO_MOVE}) and the
+     * best move itself for the Parquet rows ({@link PositionRows#moveCode}, or {@link PositionRows#NO_MOVE}), so that
+     * the rows need no second move generation; and by {@code index - lo}, the entries of the compressed table's side that
+     * their captures and promotions decide ({@link Successors#exitsDecide}), empty unless asked for.
+     */
+    record BestMoves(long lo, byte[] results, LatePlies late, byte[] ranks, short[] moves, BitSet byExits) implements Serializable {}
+
+    /**
+     * The export kernel: the best moves of indexes {@code lo..hi-1}, the table's results read through {@code
+     * successors}, and with {@code markCaptures} the entries their captures and promotions decide.
+     */
+    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, boolean markCaptures) {
+        return bestMoves(successors, index, lo, hi, markCaptures, false);
+    }
+
+    /** Indexes of a chunk of {@link #bestMoves} on every core: a few of them for each core keep the cores busy to the end. */
+    static final long CHUNK_INDEXES = 1 << 16;
+
+    /**
+     * {@link #bestMoves(Successors, PositionIndex, long, long, boolean)}, on every core when {@code everyCore}: in
+     * chunks, each filling its own range of the arrays with successors of its own (their scratch space is not shared).
+     */
+    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, boolean markCaptures, boolean everyCore) {
+        int entries = Math.toIntExact(2 * (hi - lo));
+        byte[] results = new byte[entries], ranks = new byte[entries];
+        successors.ownResults().bytes().copy(2 * lo, results, 0, entries);
+        LatePlies late = successors.ownResults().late().within(2 * lo, 2 * hi);
+        short[] codes = new short[entries];
+        BestMoves b = new BestMoves(lo, results, late, ranks, codes, new BitSet());
+        long chunks = everyCore ? Math.max(1, Math.min((hi - lo) / CHUNK_INDEXES, 4L * Runtime.getRuntime().availableProcessors())) : 1;
+        if (chunks == 1) {
+            fillBestMoves(successors, index, b, lo, hi, markCaptures);
+            return b;
+        }
+        long size = (hi - lo + chunks - 1) / chunks;
+        List<BitSet> marks = IntStream.range(0, (int) chunks).parallel().mapToObj(c -> {
+            BestMoves part = new BestMoves(lo, results, late, ranks, codes, new BitSet()); // a BitSet of its own: they are not shared safely
+            fillBestMoves(c == 0 ? successors : successors.withOwnScratch(), index, part, lo + c * size, Math.min(hi, lo + (c + 1) * size), markCaptures);
+            return part.byExits();
+        }).toList();
+        for (BitSet chunk : marks) b.byExits().or(chunk);
+        return b;
+    }
+
+    /**
+     * Fills {@code b}'s ranks, move codes and marks (its results already in place) for indexes {@code from..to-1}, the
+     * table's results read through {@code successors}.
+     */
+    private static void fillBestMoves(Successors successors, PositionIndex index, BestMoves b, long from, long to, boolean markCaptures) {
+        int stored = CompressedTable.storedSide(index.material()).ordinal();
+        long lo = b.lo();
+        byte[] results = b.results(), ranks = b.ranks();
+        short[] codes = b.moves();
+        LatePlies late = b.late();
+        int[] squares = new int[index.material().size()], moves = new int[256];
+        for (long i = from; i < to; i++) {
+            boolean decoded = false;
+            for (int s = 0; s < 2; s++) {
+                int at = (int) (2 * (i - lo) + s), v = results[at] & 0xFF, result = late.result(2 * i + s, v);
+                ranks[at] = (byte) IndexedTable.NO_MOVE;
+                codes[at] = PositionRows.NO_MOVE;
+                // a best move for a win or a loss (not checkmate); a mark for the stored side's legal entries, but a listed late ply's
+                boolean best = result != Result.NONE && result != Result.DRAW && result != 1, markable = markCaptures && s == stored && result == v;
+                if (!best && !markable) continue;
+                if (!decoded) decoded = index.decode(i, squares);
+                int n = best ? successors.sortedLegalMoves(squares, s, moves) : successors.legalExits(squares, s, moves);
+                int rank = best ? successors.bestMoveRank(squares, s, result, moves, n) : 0;
+                // the moves ranked before the best one do not reach its ply: the marks need look from it on
+                if (markable && successors.exitsDecide(squares, s, result, moves, rank, n)) b.byExits().set((int) (i - lo));
+                if (!best) continue;
+                if (rank >= IndexedTable.NO_MOVE) throw new IllegalStateException(rank + " moves do not fit the move byte");
+                ranks[at] = (byte) rank;
+                codes[at] = PositionRows.moveCode(moves[rank]);
+            }
+        }
+    }
+
+    /** The manifest entries of a part's packed and compressed files. */
+    record PartFiles(FileEntry packed, FileEntry compressed) implements Serializable {}
+
+    /** Writes the packed and compressed part files starting at index {@code lo} from its planes and late plies, and returns their manifest entries. */
+    private static PartFiles writePart(String staging, PositionIndex index, long[] starts, long lo, byte[] results, byte[] ranks,
+                                       BitSet byExits, LatePlies late, Configuration hadoop) throws IOException {
+        int k = java.util.Arrays.binarySearch(starts, lo), parts = starts.length - 1;
+        long hi = starts[k + 1];
+        String name = IndexedTable.partName(index.material(), k, parts);
+        String sha256 = writeAside(new Path(staging, name), hadoop, out -> IndexedTable.writePart(index, lo, hi, results, ranks, late, out));
+        long[] bytes = new long[1];
+        String compressedName = CompressedTable.partName(index.material(), k, parts);
+        String compressedSha256 = writeAside(new Path(staging, compressedName), hadoop, out -> bytes[0] = CompressedTable.write(index, lo, hi, results, byExits, late, out));
+        long packedBytes = IndexedTable.partSize(lo, hi) + late.within(2 * lo, 2 * hi).bytes();
+        return new PartFiles(new FileEntry(name, packedBytes, sha256, lo, hi), new FileEntry(compressedName, bytes[0], compressedSha256, lo, hi));
+    }
+
+    /** The seed's KBNK file, written by one task from the result planes. */
+    private static FileEntry writeSeed(JavaSparkContext jsc, String staging, PositionIndex index, List<PlaneFile> planeFiles,
+                                                 SmallerTables smaller) {
+        String sha256 = jsc.parallelize(List.of(0), 1).map(x -> writeAside(new Path(staging, PackedTable.FILE_NAME), smaller.hadoop(),
+                out -> out.write(PackedTable.seedWords(index, successors(index.material(), planeFiles, smaller))))).first();
+        return new FileEntry(PackedTable.FILE_NAME, PackedTable.SIZE, sha256);
+    }
+
+    /** {@code partFiles}: the part files' entries; {@code parquetFiles}: the Parquet files'; {@code seed}: the seed's KBNK file, or null. */
+    private static Manifest writeManifest(SolvedTable table, List<PartFiles> partFiles, List<FileEntry> parquetFiles, FileEntry seed,
+                                          OutputFolder folder, Run run) throws IOException {
+        Material material = table.material();
+        long[][] entries = table.figures().entries(), plies = table.figures().positions();
+        long rows = 0;
+        for (int s = 0; s < 2; s++) for (long n : entries[s]) rows += n;
+        List<Manifest.SideFigures> sides = new ArrayList<>();
+        for (int s = 0; s < 2; s++) sides.add(sideFigures(entries[s], plies[s]));
+        // else made without its rows (--no-parquet)
+        Manifest.Parquet parquet = parquetFiles == null ? null : new Manifest.Parquet(PARQUET, rows, parquetFiles);
+        List<PartFiles> byIndex = new ArrayList<>(partFiles);
+        byIndex.sort(java.util.Comparator.comparingLong(f -> f.packed().firstIndex()));
+        List<Manifest.SubTable> subs = TablePlan.exits(material).stream().map(sub -> new Manifest.SubTable(sub.name(), "../" + folderName(sub))).toList();
+        Manifest.Made made = new Manifest.Made(run.projectVersion(), run.sparkVersion(), System.getProperty("java.version"), run.master(),
+                run.partitions(), Math.round((System.nanoTime() - run.startNanos()) / 1e7) / 100.0);
+        Manifest m = new Manifest(material.name(), table.index().size(), List.copyOf(sides), parquet, byIndex.stream().map(PartFiles::packed).toList(),
+                byIndex.stream().map(PartFiles::compressed).toList(), seed, subs, made);
+        try (OutputStream out = folder.create(Manifest.FILE)) {
+            m.write(out);
+        }
+        return m;
+    }
+
+    /**
+     * A side to move's figures from its counts by result (see {@link io.github.tablebase.table.TableFigures}) of canonical
+     * positions ({@code entries}) and of all positions ({@code plies}).
+     */
+    private static Manifest.SideFigures sideFigures(long[] entries, long[] plies) {
+        int longestWin = 0, longestLoss = 0;
+        java.util.SortedMap<Integer, Long> winIn = new java.util.TreeMap<>(), lossIn = new java.util.TreeMap<>();
+        for (int ply = 0; ply + 1 < plies.length; ply++) {
+            long n = plies[ply + 1];
+            if (n == 0) continue;
+            int moves = (ply + 1) / 2;
+            if (ply % 2 == 1) { longestWin = moves; winIn.put(moves, n); }
+            else { longestLoss = moves; lossIn.put(moves, n); }
+        }
+        return new Manifest.SideFigures(resultCounts(entries), resultCounts(plies), longestWin, longestLoss, winIn, lossIn);
+    }
+
+    /** The wins, losses and draws of a side's count by result. */
+    private static Manifest.Counts resultCounts(long[] plies) {
+        long wins = 0, losses = 0;
+        for (int ply = 0; ply + 1 < plies.length; ply++) if (ply % 2 == 1) wins += plies[ply + 1]; else losses += plies[ply + 1];
+        return new Manifest.Counts(wins, losses, plies[Result.DRAW]);
+    }
+
+    /** Reads a manifest on any Hadoop file system. */
+    static Manifest readManifest(org.apache.hadoop.fs.FileSystem fs, Path file) throws IOException {
+        try (java.io.InputStream in = fs.open(file)) {
+            return Manifest.read(in);
+        }
+    }
+
+    /** What writes a file's bytes. */
+    interface FileWriter {
+        void write(OutputStream out) throws IOException;
+    }
+
+    /** Writes a file through a buffer and returns the SHA-256 of what was written. */
+    static String writeHashed(OutputStream file, FileWriter writer) throws IOException {
+        MessageDigest sha256;
+        try {
+            sha256 = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+        try (OutputStream out = new DigestOutputStream(new BufferedOutputStream(file), sha256)) {
+            writer.write(out);
+        }
+        return HexFormat.of().formatHex(sha256.digest());
+    }
+}

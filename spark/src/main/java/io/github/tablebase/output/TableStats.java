@@ -1,0 +1,173 @@
+package io.github.tablebase.output;
+
+import io.github.tablebase.chess.Color;
+import io.github.tablebase.chess.Material;
+import io.github.tablebase.chess.Piece;
+import io.github.tablebase.chess.PieceType;
+import io.github.tablebase.chess.Square;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * What the whole table looks like, computed with Spark SQL over its Parquet views: positions and results per side
+ * to move (rows weighted by the positions they stand for), the DTM histograms of wins and losses, the deepest
+ * positions, and for every piece what its square does to the result, either side to move (over every position, not
+ * the canonical rows).
+ */
+public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> deepest, List<PieceSquares> byPiece) {
+
+    /** One side to move: its legal positions, its wins and losses, and their histograms by DTM, index = DTM. */
+    public record Side(Color side, long legal, long wins, long losses, long[] winHistogram, long[] lossHistogram) {
+        /** The longest win of the side to move in moves, -1 when it never wins. */
+        public int longestWin() { return winHistogram.length - 1; }
+
+        /** The longest loss of the side to move in moves, -1 when it never loses. */
+        public int longestLoss() { return lossHistogram.length - 1; }
+
+        public double meanWinDtm() { return mean(winHistogram); }
+
+        public double meanLossDtm() { return mean(lossHistogram); }
+
+        private static double mean(long[] h) {
+            long n = 0, weighted = 0;
+            for (int d = 0; d < h.length; d++) { n += h[d]; weighted += d * h[d]; }
+            return n == 0 ? Double.NaN : (double) weighted / n;
+        }
+
+        public long drawn() { return legal - wins - losses; }
+
+        /** The same figures for the other side to move of the material with the colours swapped (KKQ's Black from KQK's White). */
+        public Side coloursSwapped() { return new Side(side.opponent(), legal, wins, losses, winHistogram, lossHistogram); }
+
+        /** A count as a share of the legal positions. */
+        public double share(long n) { return (double) n / legal; }
+
+        /** "White to move: 99.1% won, 0.0% lost, 0.9% drawn". */
+        public String shares() {
+            return String.format("%s to move: %.1f%% won, %.1f%% lost, %.1f%% drawn", side == Color.WHITE ? "White" : "Black", 100 * share(wins),
+                    100 * share(losses), 100 * share(drawn()));
+        }
+    }
+
+    /** One of the deepest positions of a side (a canonical row). */
+    public record Deepest(Color side, String result, int dtm, String fen, String bestMove) {}
+
+    /**
+     * What one piece's square does to the result, for each side to move ({@code [side.ordinal()][square]}): the share
+     * of positions the side to move wins and the mean DTM of those wins, by square; NaN where the piece never stands
+     * or the side never wins. {@code among} says which positions count ("light-square bishop" when White has a
+     * bishop, else "").
+     */
+    public record PieceSquares(String piece, String column, String among, double[][] winShare, double[][] meanWinDtm) {
+        public double[] winShare(Color toMove) { return winShare[toMove.ordinal()]; }
+
+        public double[] meanWinDtm(Color toMove) { return meanWinDtm[toMove.ordinal()]; }
+
+        /** Whether the side to move wins anywhere: a board of its wins says something. */
+        public boolean wins(Color toMove) {
+            return java.util.Arrays.stream(winShare(toMove)).anyMatch(v -> v > 0);
+        }
+    }
+
+    public static final int DEEPEST_PER_SIDE = 10;
+
+    public static TableStats compute(SparkSession spark, TableView view) {
+        String t = view.name();
+        Material material = view.material();
+        List<String> columns = material.columnNames();
+
+        Map<Color, Side> sides = sides(spark, view);
+        List<Deepest> deepest = new ArrayList<>();
+        for (Color c : Color.values()) {
+            for (Row r : spark.sql("SELECT result, dtm, fen, best_move FROM " + t + " WHERE stm = '" + c.fenLetter()
+                    + "' AND result != 'draw' ORDER BY dtm DESC, key LIMIT " + DEEPEST_PER_SIDE).collectAsList())
+                deepest.add(new Deepest(c, r.getString(0), r.getInt(1), r.getString(2), r.getString(3)));
+        }
+        // With a bishop, one bishop colour shows where the mate happens (the corners of the bishop's colour).
+        int bishop = material.pieces().indexOf(new Piece(Color.WHITE, PieceType.BISHOP));
+        String among = bishop < 0 ? "" : "light-square bishop";
+        String where = bishop < 0 ? "" : " WHERE " + lightSquare(columns.get(bishop));
+        return new TableStats(view, sides, deepest, byPiece(spark, view, among, where));
+    }
+
+    /** Each side to move's positions, results and DTM histograms, in one pass over the rows. */
+    public static Map<Color, Side> sides(SparkSession spark, TableView view) {
+        String t = view.name();
+        // one pass over the rows: positions per side to move, result and DTM (a draw's DTM is null)
+        List<Row> groups = spark.sql("SELECT stm, result, dtm, sum(positions) FROM " + t + " GROUP BY stm, result, dtm").collectAsList();
+        Map<Color, Side> sides = new EnumMap<>(Color.class);
+        for (Color c : Color.values()) {
+            String stm = String.valueOf(c.fenLetter());
+            long legal = 0;
+            long[][] byResult = new long[2][]; // win, loss
+            for (int r = 0; r < 2; r++) {
+                String result = r == 0 ? "win" : "loss";
+                int max = groups.stream().filter(g -> g.getString(0).equals(stm) && g.getString(1).equals(result))
+                        .mapToInt(g -> g.getInt(2)).max().orElse(-1);
+                byResult[r] = new long[max + 1];
+            }
+            for (Row g : groups) {
+                if (!g.getString(0).equals(stm)) continue;
+                legal += g.getLong(3);
+                if (!g.getString(1).equals("draw")) byResult[g.getString(1).equals("win") ? 0 : 1][g.getInt(2)] = g.getLong(3);
+            }
+            sides.put(c, new Side(c, legal, Arrays.stream(byResult[0]).sum(), Arrays.stream(byResult[1]).sum(), byResult[0], byResult[1]));
+        }
+        return sides;
+    }
+
+    /**
+     * A deepest win of each side to move that wins somewhere, as a FEN ({@code sides} gives the longest): the one of
+     * the smallest key, so that a table gives the same position every time.
+     */
+    public static Map<Color, String> deepestWins(SparkSession spark, TableView view, Map<Color, Side> sides) {
+        Map<Color, String> fens = new EnumMap<>(Color.class);
+        if (sides.values().stream().allMatch(s -> s.longestWin() < 0)) return fens;
+        for (Row r : spark.sql("SELECT stm, min_by(fen, key) FROM " + view.name() + " WHERE result = 'win' AND dtm = CASE stm WHEN 'w' THEN "
+                + sides.get(Color.WHITE).longestWin() + " ELSE " + sides.get(Color.BLACK).longestWin() + " END GROUP BY stm").collectAsList())
+            fens.put(r.getString(0).equals("w") ? Color.WHITE : Color.BLACK, r.getString(1));
+        return fens;
+    }
+
+    /** Every piece's board in one pass over every position: its column and square stacked into rows, then grouped. */
+    private static List<PieceSquares> byPiece(SparkSession spark, TableView view, String among, String where) {
+        Material material = view.material();
+        List<String> columns = material.columnNames();
+        StringBuilder stack = new StringBuilder("stack(" + columns.size());
+        for (String c : columns) stack.append(", '").append(c).append("', ").append(c);
+        stack.append(")");
+        Map<String, double[][][]> boards = new java.util.LinkedHashMap<>(); // column: share, mean; side to move; square
+        for (String c : columns) {
+            double[][][] board = new double[2][2][64];
+            for (double[][] b : board) for (double[] side : b) Arrays.fill(side, Double.NaN);
+            boards.put(c, board);
+        }
+        for (Row r : spark.sql("SELECT piece, stm, sq, avg(IF(result = 'win', 1D, 0D)) AS share, avg(IF(result = 'win', dtm, NULL)) AS mean"
+                + " FROM " + view.everyPosition() + " LATERAL VIEW " + stack + " s AS piece, sq" + where
+                + " GROUP BY piece, stm, sq").collectAsList()) {
+            double[][][] board = boards.get(r.getString(0));
+            int side = r.getString(1).equals("w") ? 0 : 1, sq = Square.parse(r.getString(2));
+            board[0][side][sq] = r.getDouble(3);
+            board[1][side][sq] = r.isNullAt(4) ? Double.NaN : r.getDouble(4);
+        }
+        List<PieceSquares> pieces = new ArrayList<>();
+        for (int i = 0; i < columns.size(); i++) {
+            Piece p = material.piece(i);
+            String column = columns.get(i), number = column.replaceAll("\\D", ""); // "wq2": the second White queen
+            String name = (p.color() == Color.WHITE ? "White " : "Black ") + p.type().name().toLowerCase() + (number.isEmpty() ? "" : " " + number);
+            double[][][] board = boards.get(column);
+            pieces.add(new PieceSquares(name, column, among, board[0], board[1]));
+        }
+        return pieces;
+    }
+
+    /** SQL: the square named in {@code column} ('c4') is light, file + rank odd. */
+    static String lightSquare(String column) {
+        return "(ascii(" + column + ") + cast(substr(" + column + ", 2, 1) AS INT)) % 2 = 1"; // ascii('a') + 1 is even: a1 is dark
+    }
+}

@@ -1,0 +1,57 @@
+package io.github.tablebase.table;
+
+import io.github.tablebase.chess.Material;
+import io.github.tablebase.probe.IndexedTable;
+import java.io.IOException;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.SerializableWritable;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+
+/**
+ * The smaller tables a table's captures and promotions lead to, as each task opens them: their written part files,
+ * mapped by the executors (copied to their disk first when the files are not on it), never held by the driver.
+ * The run's Hadoop settings, which name the file system and its credentials, are broadcast once.
+ */
+public final class SmallerTables implements Serializable {
+    private final Material material;
+    private final Map<Material, TableFiles> files;
+    private final Broadcast<SerializableWritable<Configuration>> hadoop;
+
+    public SmallerTables(JavaSparkContext jsc, Material material, Map<Material, TableFiles> written) {
+        this.material = material;
+        this.files = new HashMap<>();
+        for (Material sub : TablePlan.exits(material)) {
+            TableFiles table = written.get(sub);
+            if (table == null) throw new IllegalStateException(material.name() + " needs " + sub.name() + " written first");
+            files.put(sub, table);
+        }
+        this.hadoop = jsc.broadcast(new SerializableWritable<>(jsc.hadoopConfiguration()));
+    }
+
+    public int count() { return files.size(); }
+
+    /** The run's Hadoop settings, on an executor. */
+    public Configuration hadoop() { return hadoop.value().value(); }
+
+    /** Every smaller table, mapped for one task. */
+    public Map<Material, IndexedTable> open() {
+        Map<Material, IndexedTable> tables = new HashMap<>();
+        try {
+            for (Map.Entry<Material, TableFiles> e : files.entrySet()) tables.put(e.getKey(), e.getValue().open(hadoop()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open a smaller table of " + material.name() + ": " + e.getMessage(), e);
+        }
+        return tables;
+    }
+
+    /** The exits' lookup for one task (it has scratch space of its own). */
+    public Successors exits() { return new Successors(material, null, open()); }
+
+    /** Drops the broadcast settings once the table is written. */
+    public void release() { hadoop.destroy(false); }
+}

@@ -1,0 +1,40 @@
+package io.github.tablebase;
+
+import io.github.tablebase.cli.Generate;
+import io.github.tablebase.probe.Manifest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Tables generated once per test JVM through the generate command, side by side in one folder (as a user's
+ * {@code --out} folders would be), for every test that reads them: that folder is also a folder of tables. A table
+ * an earlier generation wrote there as one of its smaller tables is used as it is, whatever order the tests run in.
+ */
+public final class GeneratedTables {
+    private static Path root;
+    private static final Map<String, Path> FOLDERS = new HashMap<>();
+
+    private GeneratedTables() {}
+
+    /** The folder holding every table generated so far, side by side: a folder of tables. */
+    public static synchronized Path root() throws Exception {
+        if (root == null) root = TestFolders.create("generated-tables");
+        return root;
+    }
+
+    /** The folder of {@code endgame}'s table (and, beside it, of its smaller tables), generated on first use. */
+    public static synchronized Path folder(String endgame) throws Exception {
+        Path folder = FOLDERS.get(endgame);
+        if (folder != null) return folder;
+        SparkTestSession.get();
+        folder = root().resolve(endgame.toLowerCase());
+        if (!Files.isRegularFile(folder.resolve(Manifest.FILE))) { // else written whole as a smaller table of one generated before
+            int exit = Generate.generate(new String[] {"--endgame", endgame, "--out", folder.toString(), "--partitions", "2", "--keep-packed"});
+            if (exit != 0) throw new IllegalStateException("generate " + endgame + " exited with " + exit);
+        }
+        FOLDERS.put(endgame, folder);
+        return folder;
+    }
+}
