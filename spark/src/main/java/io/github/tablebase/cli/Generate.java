@@ -141,6 +141,7 @@ public final class Generate {
                 return null;
             });
             OutputFolder.discardUncommitted();
+            TableFolders.discardUnpacked();
             System.err.println("generate: stopped by a signal; no partial folder is left"
                     + (work == null ? "" : ", and the plies saved in " + work + " let the same command resume"));
             System.err.flush();

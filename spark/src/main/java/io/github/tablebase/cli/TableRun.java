@@ -66,15 +66,21 @@ final class TableRun {
         Made result = new Made(new ConcurrentHashMap<>(), new ConcurrentHashMap<>());
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Cores coresFree = new Cores(cores);
-        ExecutorService solvers = Executors.newFixedThreadPool(cores), writer = Executors.newSingleThreadExecutor();
+        ExecutorService solvers = Executors.newFixedThreadPool(cores), writer = Executors.newSingleThreadExecutor(),
+                unpacker = Executors.newSingleThreadExecutor();
         Readers readers = new Readers(order);
+        Map<Material, TableFolders.Found> found = new HashMap<>();
+        for (Material m : order) {
+            TableFolders.Found f = m.equals(made) ? null : folders.find(m);
+            if (f != null) found.put(m, f);
+        }
         CompletableFuture<Void> walked = new CompletableFuture<>(); // the plan walked: every table ready at the start is counted before one takes cores
         try {
             for (Material m : order) {
                 rethrow(failure.get());
-                TableFiles found = m.equals(made) ? null : folders.find(m);
-                if (found != null) {
-                    written.put(m, CompletableFuture.completedFuture(found));
+                if (found.containsKey(m)) {
+                    TableFiles packed = found.get(m).packed();
+                    written.put(m, packed != null ? CompletableFuture.completedFuture(packed) : unpackedIfRead(m, order, found, written, unpacker));
                     readers.done(m);
                     continue;
                 }
@@ -104,8 +110,26 @@ final class TableRun {
         } finally {
             solvers.shutdownNow();
             writer.shutdownNow();
+            unpacker.shutdownNow();
             folders.deleteUnpacked();
         }
+    }
+
+    /**
+     * A table found with its compressed files alone: its packed files made again once every table it reaches is
+     * written, if a table this run makes reads it; else never (null).
+     */
+    private CompletableFuture<TableFiles> unpackedIfRead(Material m, List<Material> order, Map<Material, TableFolders.Found> found,
+                                                         Map<Material, CompletableFuture<TableFiles>> written, ExecutorService unpacker) {
+        if (order.stream().noneMatch(r -> !found.containsKey(r) && TablePlan.exits(r).contains(m))) return CompletableFuture.completedFuture(null);
+        CompletableFuture<?>[] reached = TablePlan.of(m).stream().filter(t -> !t.equals(m)).map(written::get).toArray(CompletableFuture[]::new);
+        return CompletableFuture.allOf(reached).thenApplyAsync(v -> {
+            try {
+                return folders.unpack(m);
+            } catch (IOException e) {
+                throw new CompletionException(e);
+            }
+        }, unpacker);
     }
 
     /** Solves a table once its smaller tables are written, holding one core (in one task) or all of them. */

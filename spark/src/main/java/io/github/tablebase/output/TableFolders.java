@@ -90,11 +90,14 @@ public final class TableFolders {
         }
     }
 
+    /** A table written earlier: its packed files, or null when its folder keeps its compressed files alone. */
+    public record Found(TableFiles packed) {}
+
     /**
      * A smaller table written earlier, its part files checked against its manifest (read through, never held);
      * null when its folder is not there.
      */
-    public TableFiles find(Material material) throws IOException {
+    public Found find(Material material) throws IOException {
         Path folder = folderOf(material);
         FileSystem fs = folder.getFileSystem(spark.sparkContext().hadoopConfiguration());
         if (!fs.exists(folder)) return null;
@@ -120,7 +123,7 @@ public final class TableFolders {
             }
         }
         say.accept("reusing " + material.name() + " from " + folder);
-        return parts != null ? files(material, folder, parts) : unpack(material);
+        return new Found(parts != null ? files(material, folder, parts) : null);
     }
 
     /** The run's folder of packed files made again from compressed ones (see {@link UnpackedTable}), made on first use. */
@@ -128,12 +131,20 @@ public final class TableFolders {
     /** The tables unpacked there, by material: their packed files are deleted once the run no longer reads them. */
     private final Map<Material, Path> unpacked = new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** A table found with its compressed files alone: its packed files made again for this run, from them. */
-    private TableFiles unpack(Material material) throws IOException {
+    /**
+     * A table found with its compressed files alone: its packed files made again for this run, from them and from
+     * those of every table it reaches, which must be written by then.
+     */
+    public synchronized TableFiles unpack(Material material) throws IOException {
         Configuration hadoop = spark.sparkContext().hadoopConfiguration();
         if (unpackedRoot == null) {
+            FileSystem fs = tables.getFileSystem(hadoop);
+            // a run killed outright (kill -9, a lost machine) left its folder: the set's next run clears it
+            if (fs.exists(tables))
+                for (org.apache.hadoop.fs.FileStatus stale : fs.listStatus(tables, p -> p.getName().startsWith(".unpacked-"))) fs.delete(stale.getPath(), true);
             unpackedRoot = new Path(tables, ".unpacked-" + java.util.UUID.randomUUID());
-            unpackedRoot.getFileSystem(hadoop).deleteOnExit(unpackedRoot); // whatever ends the run
+            fs.deleteOnExit(unpackedRoot); // whatever ends the run
+            UNPACKED.put(unpackedRoot, fs);
         }
         Path into = new Path(unpackedRoot, TableExport.folderName(material));
         Map<Material, String> folders = new java.util.HashMap<>();
@@ -146,9 +157,25 @@ public final class TableFolders {
         return files;
     }
 
+    /** The runs' folders of packed files made again, with their file systems: a run stopped by a signal deletes them. */
+    private static final Map<Path, FileSystem> UNPACKED = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Deletes the folders of packed files made again of every run in this JVM: a run stopped by a signal leaves none. */
+    public static void discardUnpacked() {
+        UNPACKED.forEach((folder, fs) -> {
+            try {
+                fs.delete(folder, true);
+            } catch (IOException | RuntimeException e) {
+                // the file system is already closing: the set's next run clears it
+            }
+        });
+    }
+
     /** Deletes the run's folder of packed files made again from compressed ones, if it made one. */
     public void deleteUnpacked() throws IOException {
-        if (unpackedRoot != null) unpackedRoot.getFileSystem(spark.sparkContext().hadoopConfiguration()).delete(unpackedRoot, true);
+        if (unpackedRoot == null) return;
+        unpackedRoot.getFileSystem(spark.sparkContext().hadoopConfiguration()).delete(unpackedRoot, true);
+        UNPACKED.remove(unpackedRoot);
     }
 
     /**

@@ -77,6 +77,7 @@ class GenerateCliTest {
         for (String m : expected) assertTrue(Files.isRegularFile(set.resolve(m.toLowerCase()).resolve(Manifest.FILE)), m);
         CliRun again = run("--up-to", "3", "--no-pawns", "--out", set.toString());
         assertTrue(again.out().contains("4 tables in " + set + ": 0 made, 4 reused"), again.out());
+        Files.createDirectories(set.resolve(".unpacked-of-a-run-killed-outright").resolve("krk")); // the next run that unpacks clears it
         CliRun two = run("--endgame", "KQK,KNKR", "--out", set.toString());
         assertEquals(0, two.exit(), two.err());
         assertTrue(two.out().contains("KNKR is KRKN with the colours swapped"), two.out());
@@ -84,6 +85,7 @@ class GenerateCliTest {
         // the set keeps no packed file: KRKN read KRK and KNK from packed files made again from their compressed ones,
         // and its own files are those of a KRKN made from packed files kept (the shared tables were made with --keep-packed)
         for (String sub : List.of("KRK", "KNK")) assertTrue(two.out().contains(sub + ": its packed files made again from its compressed ones"), two.out());
+        assertFalse(two.out().contains("KQK: its packed files made again"), "no table made here reads KQK: " + two.out());
         try (Stream<Path> files = Files.walk(set)) {
             assertEquals(List.of(), files.filter(f -> f.toString().endsWith(".tbl") || f.getFileName().toString().startsWith(".unpacked")).toList());
         }
@@ -104,6 +106,15 @@ class GenerateCliTest {
         assertTrue(listed.out().lines().anyMatch(l -> l.matches("KRKN\\s+KNKR\\s+3,784,704 .* in 40 .*")), listed.out()); // published: KRKN 40
         assertTrue(listed.out().contains("5 tables answering 10 materials, "), listed.out());
         assertEquals(2, run("--up-to", "3", "--out", set.toString(), "--overwrite").exit());
+        // a table kept whose smaller table is gone: the smaller one is made again, the kept one not read before it is
+        try (Stream<Path> krk = Files.walk(set.resolve("krk"))) {
+            krk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        CliRun without = run("--endgame", "KRKN,KQK", "--out", set.toString());
+        assertEquals(0, without.exit(), without.out() + without.err());
+        assertTrue(without.out().contains(": 1 made, 3 reused"), without.out()); // KRK made; KNK, KQK and KRKN there
+        assertArrayEquals(Files.readAllBytes(io.github.tablebase.GeneratedTables.folder("KRK").resolve("krk.cdtm")),
+                Files.readAllBytes(set.resolve("krk").resolve("krk.cdtm")));
     }
 
     @Test
