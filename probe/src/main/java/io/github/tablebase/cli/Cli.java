@@ -43,10 +43,12 @@ public final class Cli {
             System.err.println(name + ": " + e.getMessage());
             System.err.println(usage);
             return 2;
-        } catch (IllegalArgumentException | TablebaseException | IOException | UncheckedIOException e) {
-            System.err.println(name + ": error: " + oneLine(e));
-            return 1;
         } catch (Exception e) {
+            Throwable known = knownCause(e);
+            if (known != null) {
+                System.err.println(name + ": error: " + oneLine(known));
+                return 1;
+            }
             System.err.println(name + ": failed: " + e);
             e.printStackTrace();
             return 1;
@@ -88,7 +90,18 @@ public final class Cli {
         return options;
     }
 
-    private static String oneLine(Exception e) {
+    /**
+     * The failure a user can act on, in {@code e} or its causes: bad input, a damaged table or an I/O error, also when
+     * a Spark task threw it and the job's failure wraps it; null for anything else (a bug: its stack trace is printed).
+     */
+    private static Throwable knownCause(Throwable e) {
+        for (int depth = 0; e != null && depth < 8; e = e.getCause(), depth++)
+            if (e instanceof UncheckedIOException u) return u.getCause(); // a lambda's IOException: its own message
+            else if (e instanceof IllegalArgumentException || e instanceof TablebaseException || e instanceof IOException) return e;
+        return null;
+    }
+
+    private static String oneLine(Throwable e) {
         String m = e.getMessage() == null ? e.toString() : e.getMessage();
         if (e instanceof java.nio.file.AccessDeniedException) m = m + ": permission denied";
         int nl = m.indexOf('\n');

@@ -255,6 +255,18 @@ class GenerateCliTest {
     }
 
     @Test
+    void anIoErrorInASparkTaskIsOneLineNotAStackTrace() {
+        CliRun r = CliRun.of("generate", Generate.USAGE, "", () -> {
+            SparkTestSession.context().parallelize(List.of(1), 1).foreach(x -> {
+                throw new java.io.UncheckedIOException(new java.io.IOException("/tables/krk/krk.tbl: no space left on device"));
+            });
+            return 0;
+        });
+        assertEquals(1, r.exit());
+        assertEquals("generate: error: /tables/krk/krk.tbl: no space left on device\n", r.err());
+    }
+
+    @Test
     void aFailureBeforeTheCommitLeavesNothingAtTheFinalPath(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("table");
         try (OutputFolder folder = OutputFolder.prepare(out.toString(), false, new Configuration());
