@@ -48,11 +48,11 @@ import java.util.List;
  * A position is looked up through its canonical form (see {@link PositionIndex}); its stored move is mapped
  * back through the inverse of the symmetry that made it canonical.
  */
-public final class IndexedTable implements DtmTable {
+public final class IndexedTable implements DtmTable, EntryResults {
     static final byte[] MAGIC = "TBINDEX3".getBytes(StandardCharsets.US_ASCII);
     /** The move byte of no stored move. */
     public static final int NO_MOVE = 255;
-    static final int HEADER = 64;
+    public static final int HEADER = 64;
     /** The most entries a part file holds unless the generator is told otherwise: 64 MB files. */
     public static final long ENTRIES_PER_FILE = 1L << 25;
 
@@ -112,6 +112,15 @@ public final class IndexedTable implements DtmTable {
             return new Part(file, part.material(), part.indexSize(), part.lo(), part.hi(),
                     LatePlies.read(channel, planes, file, 2 * part.lo(), 2 * part.hi()));
         }
+    }
+
+    /**
+     * The header of a packed part file read elsewhere (from any file system), checked: its material and index range;
+     * {@code file} names it in an error.
+     */
+    public static Part readHeader(ByteBuffer header, Path file) {
+        if (header.remaining() < HEADER) throw new CorruptTableException(file + " is too short to be a packed table");
+        return readRange(header.order(ByteOrder.LITTLE_ENDIAN), file, MAGIC, "packed table (no TBINDEX3 header)");
     }
 
     /**
@@ -183,7 +192,7 @@ public final class IndexedTable implements DtmTable {
     public ResultPlane resultPlane() { return results; }
 
     /** The result of entry {@code 2 * index + side} ({@link ResultPlane#result}): what the generator reads of a smaller table. */
-    public int result(long entry) { return results.result(entry); }
+    @Override public int result(long entry) { return results.result(entry); }
 
     /**
      * The ply of a position of this material (see the format), or -1 for a draw. Only a position without an entry

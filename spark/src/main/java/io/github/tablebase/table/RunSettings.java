@@ -21,9 +21,12 @@ import org.apache.spark.storage.StorageLevel;
  * @param sliceStorage how the executors keep a ply's slices: in memory as objects (each ply a copy of the state
  *     bytes beside the ones it reads), or serialized (a task deserializes a copy of its own and plies it in place:
  *     with {@code DISK_ONLY} an executor holds only the slices its tasks are working on)
+ * @param smallerTableBytes the largest smaller table (its result plane, 2 bytes an index) that each task maps whole
+ *     (copied to the executor's disk first when it is not there); a larger one is read a king pair at a time, at most
+ *     this many bytes of it held by a task ({@link KingPairWindows})
  */
 public record RunSettings(long entriesPerPartition, long entriesPerFile, int bytePlies, boolean markCaptures, boolean sampleLiveHeap,
-                          int failOnceAtPly, StorageLevel sliceStorage) {
+                          int failOnceAtPly, StorageLevel sliceStorage, long smallerTableBytes) {
     public static final String ENTRIES_PER_PARTITION = "spark.tablebase.entriesPerPartition";
     public static final String ENTRIES_PER_FILE = "spark.tablebase.entriesPerFile";
     public static final String BYTE_PLIES = "spark.tablebase.bytePlies";
@@ -31,6 +34,7 @@ public record RunSettings(long entriesPerPartition, long entriesPerFile, int byt
     public static final String SAMPLE_LIVE_HEAP = "spark.tablebase.sampleLiveHeap";
     public static final String FAIL_ONCE_AT_PLY = "spark.tablebase.failOnceAtPly";
     public static final String SLICE_STORAGE = "spark.tablebase.sliceStorage";
+    public static final String SMALLER_TABLE_BYTES = "spark.tablebase.smallerTableBytes";
 
     /** The default fewest entries in a partition: a table of up to 2^24 is solved in one task. */
     public static final long DEFAULT_ENTRIES_PER_PARTITION = 1L << 24;
@@ -40,6 +44,7 @@ public record RunSettings(long entriesPerPartition, long entriesPerFile, int byt
         if (entriesPerFile < 1) throw new IllegalArgumentException(ENTRIES_PER_FILE + " must be positive, not " + entriesPerFile);
         if (bytePlies < 1 || bytePlies > Result.MAX_PLY)
             throw new IllegalArgumentException(BYTE_PLIES + " is " + bytePlies + "; a result byte holds 1 to " + Result.MAX_PLY + " plies");
+        if (smallerTableBytes < 1) throw new IllegalArgumentException(SMALLER_TABLE_BYTES + " must be positive, not " + smallerTableBytes);
     }
 
     /** The settings as the run's session has them now. */
@@ -51,7 +56,8 @@ public record RunSettings(long entriesPerPartition, long entriesPerFile, int byt
                 Boolean.parseBoolean(value(jsc, MARK_CAPTURES, "true")),
                 Boolean.parseBoolean(value(jsc, SAMPLE_LIVE_HEAP, "false")),
                 Integer.parseInt(value(jsc, FAIL_ONCE_AT_PLY, "-1")),
-                storageLevel(value(jsc, SLICE_STORAGE, "MEMORY_AND_DISK")));
+                storageLevel(value(jsc, SLICE_STORAGE, "MEMORY_AND_DISK")),
+                bytes(SMALLER_TABLE_BYTES, value(jsc, SMALLER_TABLE_BYTES, "2g")));
     }
 
     /** A storage level by Spark's name for it, refused in one line when Spark has none of that name or it is off the heap. */
@@ -63,6 +69,15 @@ public record RunSettings(long entriesPerPartition, long entriesPerFile, int byt
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(SLICE_STORAGE + " is " + name + "; give a storage level of Spark's on the heap, such as"
                     + " MEMORY_AND_DISK (the default), MEMORY_AND_DISK_SER or DISK_ONLY");
+        }
+    }
+
+    /** A size as Spark spells one ({@code 512m}, {@code 2g}, or bytes), refused in one line otherwise. */
+    private static long bytes(String key, String value) {
+        try {
+            return org.apache.spark.network.util.JavaUtils.byteStringAsBytes(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(key + " is " + value + "; give a size such as 64m or 2g");
         }
     }
 

@@ -1,7 +1,8 @@
 package io.github.tablebase.table;
 
 import io.github.tablebase.chess.Material;
-import io.github.tablebase.probe.IndexedTable;
+import io.github.tablebase.chess.PositionIndex;
+import io.github.tablebase.probe.EntryResults;
 import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
@@ -14,13 +15,16 @@ import org.apache.spark.broadcast.Broadcast;
 
 /**
  * The smaller tables a table's captures and promotions lead to, as each task opens them: their written part files,
- * mapped by the executors (copied to their disk first when the files are not on it), never held by the driver.
- * The run's Hadoop settings, which name the file system and its credentials, are broadcast once.
+ * mapped by the executors (copied to their disk first when the files are not on it), never held by the driver; a
+ * table larger than the run's {@link RunSettings#smallerTableBytes} is read a king pair at a time instead ({@link
+ * KingPairWindows}), so that no executor needs all of it. The run's Hadoop settings, which name the file system and
+ * its credentials, are broadcast once.
  */
 public final class SmallerTables implements Serializable {
     private final Material material;
     private final Map<Material, TableFiles> files;
     private final Broadcast<SerializableWritable<Configuration>> hadoop;
+    private final long mappedBytes;
 
     public SmallerTables(JavaSparkContext jsc, Material material, Map<Material, TableFiles> written) {
         this.material = material;
@@ -31,6 +35,7 @@ public final class SmallerTables implements Serializable {
             files.put(sub, table);
         }
         this.hadoop = jsc.broadcast(new SerializableWritable<>(jsc.hadoopConfiguration()));
+        this.mappedBytes = RunSettings.of(jsc).smallerTableBytes();
     }
 
     public int count() { return files.size(); }
@@ -38,11 +43,14 @@ public final class SmallerTables implements Serializable {
     /** The run's Hadoop settings, on an executor. */
     public Configuration hadoop() { return hadoop.value().value(); }
 
-    /** Every smaller table, mapped for one task. */
-    public Map<Material, IndexedTable> open() {
-        Map<Material, IndexedTable> tables = new HashMap<>();
+    /** Every smaller table for one task: mapped, or read a king pair at a time where larger than the run allows. */
+    public Map<Material, EntryResults> open() {
+        Map<Material, EntryResults> tables = new HashMap<>();
         try {
-            for (Map.Entry<Material, TableFiles> e : files.entrySet()) tables.put(e.getKey(), e.getValue().open(hadoop()));
+            for (Map.Entry<Material, TableFiles> e : files.entrySet()) {
+                boolean whole = 2 * new PositionIndex(e.getKey()).size() <= mappedBytes;
+                tables.put(e.getKey(), whole ? e.getValue().open(hadoop()) : KingPairWindows.open(e.getValue(), hadoop(), mappedBytes));
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open a smaller table of " + material.name() + ": " + e.getMessage(), e);
         }

@@ -6,7 +6,7 @@ import io.github.tablebase.chess.MoveGenerator;
 import io.github.tablebase.chess.PieceType;
 import io.github.tablebase.chess.Position;
 import io.github.tablebase.chess.PositionIndex;
-import io.github.tablebase.probe.IndexedTable;
+import io.github.tablebase.probe.EntryResults;
 import io.github.tablebase.probe.Result;
 import io.github.tablebase.probe.ResultPlane;
 import java.util.Map;
@@ -25,14 +25,14 @@ public final class Successors {
     /** By {@link #exit}: where a capture or promotion leads, that table's index and results; null results for bare kings. */
     private final MaterialChange[] changes;
     private final PositionIndex[] exitIndexes;
-    private final IndexedTable[] exitTables;
+    private final EntryResults[] exitTables;
     /** By {@link #exit}: whether the material reached is read from its colours-swapped table (KKR from KRK). */
     private final boolean[] swapsColours;
     private final int[] smallerSquares, sameSquares, twinSquares, enPassant = new int[2], scratch = new int[256];
-    private final Map<Material, IndexedTable> smaller;
+    private final Map<Material, ? extends EntryResults> smaller;
 
     /** {@code own} (its results) may be null when only exits are asked; {@code smaller} maps each material an exit reaches to its table. */
-    public Successors(Material material, ResultPlane own, Map<Material, IndexedTable> smaller) {
+    public Successors(Material material, ResultPlane own, Map<Material, ? extends EntryResults> smaller) {
         index = new PositionIndex(material);
         gen = new MoveGenerator(material);
         this.own = own;
@@ -40,7 +40,7 @@ public final class Successors {
         int codes = (pieces + 1) * (pieces + 1) * (PieceType.PROMOTIONS.length + 1);
         changes = new MaterialChange[codes];
         exitIndexes = new PositionIndex[codes];
-        exitTables = new IndexedTable[codes];
+        exitTables = new EntryResults[codes];
         swapsColours = new boolean[codes];
         for (MaterialChange.Exit e : MaterialChange.exits(material)) {
             int code = exit(e.captured(), e.promoted(), PieceType.promotionCode(e.promotion()));
