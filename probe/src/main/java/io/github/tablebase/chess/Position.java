@@ -207,6 +207,22 @@ public final class Position {
                 && pieceAt(enPassant) < 0 && pieceAt(enPassant - step) < 0;
     }
 
+    /**
+     * Whether neither side can mate by any series of legal moves, as python-chess and shakmaty count it: no pawn, rook
+     * or queen, and at most one knight or bishop, or bishops only, all on squares of one colour.
+     */
+    public boolean insufficientMaterial() {
+        int minors = 0, knights = 0, bishopColours = 0;
+        for (int i = 0; i < squares.length; i++)
+            switch (piece(i).type()) {
+                case PAWN, ROOK, QUEEN -> { return false; }
+                case KNIGHT -> { minors++; knights++; }
+                case BISHOP -> { minors++; bishopColours |= 1 << ((Square.file(squares[i]) + Square.rank(squares[i])) & 1); }
+                case KING -> { }
+            }
+        return minors <= 1 || knights == 0 && Integer.bitCount(bishopColours) == 1;
+    }
+
     public boolean isCheckmate() { return inCheck() && legalMoves().isEmpty(); }
 
     public boolean isStalemate() { return !inCheck() && legalMoves().isEmpty(); }

@@ -8,7 +8,9 @@ import io.github.tablebase.chess.Position;
 import io.github.tablebase.probe.CorruptTableException;
 import io.github.tablebase.probe.IllegalPositionException;
 import io.github.tablebase.probe.MissingTableException;
+import io.github.tablebase.probe.LichessJson;
 import io.github.tablebase.probe.ProbeJson;
+import io.github.tablebase.probe.ProbeResult;
 import io.github.tablebase.probe.Tablebase;
 import java.io.IOException;
 import java.io.InputStream;
@@ -149,7 +151,11 @@ public final class ProbeServer implements AutoCloseable {
             exchange.getResponseHeaders().set("Allow", "GET, HEAD");
             json(exchange, 405, ProbeJson.error(null, "only GET and HEAD are served"));
         } else if (path.equals("/api/probe")) {
-            probe(exchange);
+            probe(exchange, r -> ProbeJson.of(r.fen(), r.result()));
+        } else if (path.equals("/standard")) {
+            probe(exchange, r -> LichessJson.standard(r.result(), LichessJson.halfmoves(r.fen())));
+        } else if (path.equals("/standard/mainline")) {
+            probe(exchange, r -> LichessJson.mainline(r.result()));
         } else if (path.equals("/api/tables")) {
             json(exchange, 200, Map.of("tables", tables, "refused", refused));
         } else if (PAGES.containsKey(path)) {
@@ -160,14 +166,21 @@ public final class ProbeServer implements AutoCloseable {
         }
     }
 
-    private void probe(HttpExchange exchange) throws IOException {
+    /** A probe of the position asked for, and the FEN as asked. */
+    private record Asked(String fen, ProbeResult result) {}
+
+    /**
+     * Answers {@code ?fen=} (underscores may stand for spaces, as the Lichess API allows) in the JSON {@code answer}
+     * gives: 400 for a bad FEN or an impossible position, 404 for a material without a table.
+     */
+    private void probe(HttpExchange exchange, java.util.function.Function<Asked, Map<String, Object>> answer) throws IOException {
         String fen = query(exchange.getRequestURI().getRawQuery()).get("fen");
         if (fen == null || fen.isBlank()) {
             json(exchange, 400, ProbeJson.error(fen, "give the position as ?fen=..."));
             return;
         }
         try {
-            json(exchange, 200, ProbeJson.of(fen, table.probe(fen)));
+            json(exchange, 200, answer.apply(new Asked(fen, table.probe(fen.replace('_', ' ')))));
         } catch (IllegalPositionException e) {
             json(exchange, 400, ProbeJson.error(fen, e.getMessage()));
         } catch (MissingTableException e) {
@@ -197,6 +210,7 @@ public final class ProbeServer implements AutoCloseable {
     private static void send(HttpExchange exchange, int status, String type, byte[] body) throws IOException {
         exchange.getResponseHeaders().set("Content-Type", type);
         exchange.getResponseHeaders().set("Cache-Control", "no-cache");
+        exchange.getResponseHeaders().set("Access-Control-Allow-Origin", "*"); // the API answers pages of any origin, as Lichess's does
         boolean head = exchange.getRequestMethod().equals("HEAD");
         if (head) exchange.getResponseHeaders().set("Content-Length", Integer.toString(body.length)); // what GET would send
         exchange.sendResponseHeaders(status, head ? -1 : body.length == 0 ? -1 : body.length);

@@ -69,6 +69,91 @@ class ProbeServerTest {
         assertEquals(((List<?>) j.get("mainline")).size(), ((List<?>) j.get("mainline_san")).size());
     }
 
+    @Test
+    void theLichessApisShapeAnswersEachPositionAndMoveAsTheProbeDoes() throws Exception {
+        Random random = new Random(13);
+        int[] clocks = {0, 60, 99, 100};
+        List<Position> positions = new ArrayList<>();
+        for (String m : List.of("KPK", "KBK", "KQK")) for (int i = 0; i < 40; i++) positions.add(Position.randomLegal(Material.parse(m), Color.values()[i % 2], random));
+        positions.add(Tablebase.position("8/8/8/8/8/8/6Q1/5K1k b - - 0 1")); // checkmated
+        positions.add(Tablebase.position("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1")); // stalemate
+        for (int k = 0; k < positions.size(); k++) {
+            Position p = positions.get(k);
+            int clock = clocks[k % clocks.length];
+            String fen = Fen.of(p).replace(" 0 1", " " + clock + " 1").replace(' ', '_');
+            HttpResponse<String> r = get("standard?fen=" + fen);
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals("*", r.headers().firstValue("Access-Control-Allow-Origin").orElse(""), "any page may ask");
+            java.util.Map<String, Object> j = Json.parseObject(r.body());
+            assertPosition(p, clock, j, fen);
+            List<?> moves = (List<?>) j.get("moves");
+            assertEquals(p.legalMoves().size(), moves.size(), fen);
+            int best = Integer.MIN_VALUE;
+            for (Object o : moves) {
+                java.util.Map<?, ?> move = (java.util.Map<?, ?>) o;
+                io.github.tablebase.chess.Move played = p.legalMoves().stream().filter(x -> x.uci().equals(move.get("uci"))).findFirst().orElseThrow();
+                Position after = p.play(played);
+                boolean pawn = p.piece(played.piece()).type() == io.github.tablebase.chess.PieceType.PAWN;
+                assertEquals(pawn || played.isCapture(), move.get("zeroing"), move::toString);
+                assertEquals(played.isCapture() || played.promotion() != null, move.get("conversion"), move::toString);
+                @SuppressWarnings("unchecked") java.util.Map<String, Object> fields = (java.util.Map<String, Object>) move;
+                assertPosition(after, pawn || played.isCapture() ? 0 : clock + 1, fields, fen + " " + played.uci());
+                int value = Boolean.TRUE.equals(move.get("checkmate")) ? 2000 : preference(((Number) move.get("dtm")).intValue());
+                assertTrue(value <= (best == Integer.MIN_VALUE ? value : best), () -> fen + ": the moves are not best first: " + moves);
+                best = value;
+            }
+            int plies = table.probeWdl(p) == 0 ? 0 : table.probeDtmPlies(p).getAsInt(); // the best move leads a ply nearer the mate
+            if (!moves.isEmpty()) assertEquals(plies > 0 ? -(plies - 1) : plies < 0 ? -plies - 1 : 0, ((Number) ((java.util.Map<?, ?>) moves.get(0)).get("dtm")).intValue(), fen);
+        }
+    }
+
+    /** How good a move is for the mover, by the signed plies of the position it leads to (the opponent's view; 0 a draw): higher is better. */
+    private static int preference(int opponentsPlies) {
+        if (opponentsPlies == 0) return 0;
+        return opponentsPlies < 0 ? 1000 + opponentsPlies : -1000 + opponentsPlies; // mate soonest, else lose slowest
+    }
+
+    /** The Lichess fields of a position, each computed here: signed DTM in plies, the category under the 50-move rule. */
+    private static void assertPosition(Position p, int clock, java.util.Map<String, Object> j, String where) {
+        int plies = p.material().size() == 2 ? 0 : table.probeDtmPlies(p).orElse(0);
+        boolean drawn = p.material().size() == 2 || table.probeWdl(p) == 0, mated = p.isCheckmate();
+        assertEquals(plies, ((Number) j.get("dtm")).intValue(), where);
+        assertTrue(j.containsKey("dtz") && j.get("dtz") == null && j.containsKey("precise_dtz") && j.get("precise_dtz") == null, where);
+        assertEquals(mated, j.get("checkmate"), where);
+        assertEquals(p.isStalemate(), j.get("stalemate"), where);
+        assertEquals(false, j.get("variant_win"));
+        assertEquals(false, j.get("variant_loss"));
+        boolean bare = p.material().name().equals("KK") || p.material().name().equals("KBK") || p.material().name().equals("KNK");
+        assertEquals(bare, j.get("insufficient_material"), where);
+        String win = plies > 0 ? "win" : "loss";
+        String expected = drawn ? "draw" : mated ? "loss" : clock >= 100 ? (plies > 0 ? "cursed-win" : "blessed-loss")
+                : Math.abs(plies) + clock <= 100 ? win : "maybe-" + win;
+        assertEquals(expected, j.get("category"), where);
+    }
+
+    @Test
+    void theLichessMainlineIsTheLineToMateAndNamesTheWinner() throws Exception {
+        Position lost = blackLost();
+        java.util.Map<String, Object> j = Json.parseObject(get("standard/mainline?fen=" + Fen.of(lost).replace(' ', '_')).body());
+        assertEquals("w", j.get("winner"));
+        List<?> line = (List<?>) j.get("mainline");
+        assertEquals(-table.probeDtmPlies(lost).getAsInt(), line.size());
+        Position p = lost;
+        for (Object o : line) {
+            java.util.Map<?, ?> step = (java.util.Map<?, ?>) o;
+            Position before = p;
+            p = p.play(p.legalMoves().stream().filter(m -> m.uci().equals(step.get("uci"))).findFirst().orElseThrow());
+            assertEquals(table.probeDtmPlies(p).getAsInt(), ((Number) step.get("dtm")).intValue(), before + " " + step);
+            assertTrue(step.containsKey("dtz") && step.get("dtz") == null);
+        }
+        assertTrue(p.isCheckmate(), p::toString);
+        java.util.Map<String, Object> drawn = Json.parseObject(get("standard/mainline?fen=8/8/8/8/8/8/8/KBk5_w_-_-_0_1").body());
+        assertEquals(List.of(), drawn.get("mainline"));
+        assertTrue(drawn.containsKey("winner") && drawn.get("winner") == null);
+        assertEquals(400, get("standard?fen=8/8/8_w").statusCode());
+        assertEquals(404, get("standard?fen=8/8/8/8/8/8/r7/KQ4k1_w_-_-_0_1").statusCode());
+    }
+
     /** A KPK position with Black to move, lost and not yet mated. */
     private static Position blackLost() {
         Random random = new Random(5);
