@@ -4,6 +4,7 @@ import io.github.tablebase.chess.Material;
 import io.github.tablebase.generate.TableSolver;
 import io.github.tablebase.generate.WorkFolder;
 import io.github.tablebase.output.TableFolders;
+import io.github.tablebase.table.RunSettings;
 import io.github.tablebase.table.SmallerTables;
 import io.github.tablebase.table.SolvedTable;
 import io.github.tablebase.table.TableFigures;
@@ -161,6 +162,10 @@ final class TableRun {
         try {
             TableFolders.Wrote wrote = folders.write(s.table(), s.smaller());
             figuresLog.table(s.table(), wrote);
+            long windows = s.smaller().windowBytesRead();
+            if (windows > 0)
+                progress.note(String.format("%s: read its smaller tables larger than %s a king pair at a time, %,.1f MB in all", m.name(),
+                        RunSettings.SMALLER_TABLE_BYTES, windows / 1e6));
             TableFiles files = wrote.files();
             if (work != null) WorkFolder.deleteTable(work, m, jsc.hadoopConfiguration()); // its outputs are in place: its plies are not needed again
             readers.done(m);

@@ -11,12 +11,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.util.LongAccumulator;
 
 /**
  * A smaller table's results read from its packed part files a king pair at a time, with positioned reads on any
@@ -27,9 +27,6 @@ import org.apache.hadoop.fs.Path;
  * window once read is never changed, and a lookup that still holds a dropped one reads the same bytes.
  */
 public final class KingPairWindows implements EntryResults {
-    /** Reads of windows by every instance of this JVM: what a test or a benchmark counts. */
-    static final AtomicLong LOADS = new AtomicLong();
-
     private final String table;
     private final Configuration hadoop;
     private final long restSize;
@@ -40,8 +37,12 @@ public final class KingPairWindows implements EntryResults {
     private final AtomicReferenceArray<byte[]> windows;
     private final ArrayDeque<Integer> loaded = new ArrayDeque<>();
     private final int held;
+    /** Where the bytes read are counted (a Spark accumulator of the run; null: nowhere), and how many windows this one read. */
+    private final LongAccumulator bytesRead;
+    private long loads;
 
-    private KingPairWindows(String table, Configuration hadoop, PositionIndex index, Path[] files, long[] firsts, LatePlies late, int held) {
+    private KingPairWindows(String table, Configuration hadoop, PositionIndex index, Path[] files, long[] firsts, LatePlies late, int held,
+                            LongAccumulator bytesRead) {
         this.table = table;
         this.hadoop = hadoop;
         this.restSize = index.restSize();
@@ -50,6 +51,7 @@ public final class KingPairWindows implements EntryResults {
         this.late = late;
         this.windows = new AtomicReferenceArray<>(index.kingPairs());
         this.held = held;
+        this.bytesRead = bytesRead;
     }
 
     /** The bytes of one window: a king pair's entries, both sides to move. */
@@ -57,9 +59,9 @@ public final class KingPairWindows implements EntryResults {
 
     /**
      * Opens a table's part files (headers and late plies read, no results), holding at most {@code budget} bytes of
-     * windows (one at least).
+     * windows (one at least), the bytes it reads added to {@code bytesRead} (may be null).
      */
-    static KingPairWindows open(TableFiles table, Configuration hadoop, long budget) throws IOException {
+    static KingPairWindows open(TableFiles table, Configuration hadoop, long budget, LongAccumulator bytesRead) throws IOException {
         PositionIndex index = new PositionIndex(table.material());
         long window = windowBytes(index);
         if (window > Integer.MAX_VALUE) throw new IllegalArgumentException(table.material().name() + "'s king pairs hold more than 2 GB each");
@@ -95,7 +97,8 @@ public final class KingPairWindows implements EntryResults {
         if (next != index.size()) throw new CorruptTableException("the parts of " + table.folder() + " hold indexes up to " + next + " of " + index.size());
         int held = (int) Math.max(1, Math.min(index.kingPairs(), budget / window));
         return new KingPairWindows(table.material().name(), hadoop, index, Arrays.stream(order).map(paths::get).toArray(Path[]::new),
-                Arrays.stream(order).mapToLong(k -> parts.get(k).lo()).toArray(), LatePlies.union(parts.stream().map(IndexedTable.Part::late).toList()), held);
+                Arrays.stream(order).mapToLong(k -> parts.get(k).lo()).toArray(), LatePlies.union(parts.stream().map(IndexedTable.Part::late).toList()), held,
+                bytesRead);
     }
 
     @Override public int result(long entry) {
@@ -122,7 +125,11 @@ public final class KingPairWindows implements EntryResults {
         windows.set(pair, window);
         loaded.add(pair);
         while (loaded.size() > held) windows.set(loaded.poll(), null);
-        LOADS.incrementAndGet();
+        loads++;
+        if (bytesRead != null) bytesRead.add(window.length);
         return window;
     }
+
+    /** How many windows this one has read. */
+    synchronized long loads() { return loads; }
 }

@@ -12,6 +12,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.SerializableWritable;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.LongAccumulator;
 
 /**
  * The smaller tables a table's captures and promotions lead to, as each task opens them: their written part files,
@@ -25,6 +26,8 @@ public final class SmallerTables implements Serializable {
     private final Map<Material, TableFiles> files;
     private final Broadcast<SerializableWritable<Configuration>> hadoop;
     private final long mappedBytes;
+    /** The bytes of smaller tables read a king pair at a time, by every task of this table (Spark's accumulator: counted once a task succeeds). */
+    private final LongAccumulator windowBytes;
 
     public SmallerTables(JavaSparkContext jsc, Material material, Map<Material, TableFiles> written) {
         this.material = material;
@@ -36,7 +39,11 @@ public final class SmallerTables implements Serializable {
         }
         this.hadoop = jsc.broadcast(new SerializableWritable<>(jsc.hadoopConfiguration()));
         this.mappedBytes = RunSettings.of(jsc).smallerTableBytes();
+        this.windowBytes = jsc.sc().longAccumulator(material.name() + ": bytes of smaller tables read a king pair at a time");
     }
+
+    /** The bytes of smaller tables its tasks have read a king pair at a time so far; 0 when every one was mapped. */
+    public long windowBytesRead() { return windowBytes.value(); }
 
     public int count() { return files.size(); }
 
@@ -49,7 +56,7 @@ public final class SmallerTables implements Serializable {
         try {
             for (Map.Entry<Material, TableFiles> e : files.entrySet()) {
                 boolean whole = 2 * new PositionIndex(e.getKey()).size() <= mappedBytes;
-                tables.put(e.getKey(), whole ? e.getValue().open(hadoop()) : KingPairWindows.open(e.getValue(), hadoop(), mappedBytes));
+                tables.put(e.getKey(), whole ? e.getValue().open(hadoop()) : KingPairWindows.open(e.getValue(), hadoop(), mappedBytes, windowBytes));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open a smaller table of " + material.name() + ": " + e.getMessage(), e);

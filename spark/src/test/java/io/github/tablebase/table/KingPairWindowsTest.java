@@ -41,11 +41,10 @@ class KingPairWindowsTest {
         for (String name : names) local.add(folder.resolve(name));
         IndexedTable mapped = IndexedTable.open(local);
         for (long budget : new long[] {1, 5 * KingPairWindows.windowBytes(index)}) {
-            KingPairWindows windows = KingPairWindows.open(remote, hadoop, budget);
-            long loads = KingPairWindows.LOADS.get();
+            KingPairWindows windows = KingPairWindows.open(remote, hadoop, budget, null);
             for (long entry = 0; entry < 2 * index.size(); entry++) same(mapped, windows, entry);
             for (long entry = 2 * index.size() - 1; entry >= 0; entry -= 4099) same(mapped, windows, entry); // pairs dropped long before
-            long read = KingPairWindows.LOADS.get() - loads;
+            long read = windows.loads();
             assertTrue(read > index.kingPairs(), read + " windows read for " + index.kingPairs() + " king pairs: the ones dropped are read again");
         }
     }
@@ -53,11 +52,20 @@ class KingPairWindowsTest {
     @Test
     void aTableMadeWithItsSmallerTablesReadAKingPairAtATimeIsByteForByteTheMappedOnes(@TempDir Path dir) throws Exception {
         Path mapped = GeneratedTables.folder("KPKP");
-        long loads = KingPairWindows.LOADS.get();
-        int exit = Generate.generate(new String[] {"--endgame", "KPKP", "--out", dir.resolve("kpkp").toString(), "--partitions", "2", "--keep-packed",
-                "--conf", RunSettings.SMALLER_TABLE_BYTES + "=150k"}); // some 20 windows of KQKP, the largest
-        assertEquals(0, exit);
-        assertTrue(KingPairWindows.LOADS.get() > loads, "no smaller table was read a king pair at a time");
+        java.io.PrintStream out = System.out;
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        int exit;
+        try {
+            System.setOut(new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8));
+            exit = Generate.generate(new String[] {"--endgame", "KPKP", "--out", dir.resolve("kpkp").toString(), "--partitions", "2", "--keep-packed",
+                    "--conf", RunSettings.SMALLER_TABLE_BYTES + "=150k"}); // some 20 windows of KQKP, the largest
+        } finally {
+            System.setOut(out);
+        }
+        String lines = printed.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, exit, lines);
+        assertTrue(lines.matches("(?s).*\nKPKP: read its smaller tables larger than " + RunSettings.SMALLER_TABLE_BYTES
+                + " a king pair at a time, [0-9.,]+ MB in all\n.*"), lines);
         Map<String, String> made = files(dir), expected = files(mapped.getParent());
         assertTrue(made.size() >= 10, made.keySet()::toString); // KPKP and the tables its captures and promotions reach
         made.forEach((name, sha256) -> assertEquals(expected.get(name), sha256, name));
