@@ -9,9 +9,10 @@ import java.util.function.Predicate;
 
 /**
  * What a generate run will do, said before it starts: the tables to make or reuse in order, their entries, and
- * the time and heap they should take, from rates measured on this project's 2-core machine with KBNKN.
+ * the time and heap they should take, from rates measured on this project's 2-core machine with KBNKN; {@code
+ * heapPerIndex} is the heap a table needs an index at its peak, as its slices are kept.
  */
-record RunPlan(List<Step> steps) {
+record RunPlan(List<Step> steps, double heapPerIndex) {
     /** Entries (index and side) solved and written a second per core: KBNKN's 253,752,576 with its smaller tables in 110.8 s on 2 cores. */
     static final double ENTRIES_PER_CORE_SECOND = 1_150_000;
     /**
@@ -35,6 +36,11 @@ record RunPlan(List<Step> steps) {
      * that a collection would free before the JVM ran out.
      */
     static final double HEAP_PER_INDEX = 8;
+    /**
+     * The same with the slices kept on the executors' disks between plies ({@code spark.tablebase.sliceStorage=DISK_ONLY}):
+     * KQQKQ over 8 partitions 3.3 bytes an index at the peak after GC, KBNKN's two executors 3.9 and 4.2, rounded up.
+     */
+    static final double HEAP_PER_INDEX_SLICES_ON_DISK = 4.5;
     /** The heap Spark itself holds in a local run. */
     static final long SPARK_HEAP = 512L << 20;
 
@@ -51,10 +57,13 @@ record RunPlan(List<Step> steps) {
         double solveSeconds(int cores) { return entries() / ((material.size() > 5 ? SOLVED_PER_CORE_SECOND_6 : SOLVED_PER_CORE_SECOND) * cores); }
     }
 
-    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked) {
+    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked) { return of(order, present, asked, false); }
+
+    /** The plan, its heap counted for slices kept on the executors' disks between plies where {@code slicesOnDisk}. */
+    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked, boolean slicesOnDisk) {
         List<Step> steps = new ArrayList<>();
         for (Material m : order) steps.add(new Step(m, !m.equals(asked) && present.test(m), new PositionIndex(m).size()));
-        return new RunPlan(steps);
+        return new RunPlan(steps, slicesOnDisk ? HEAP_PER_INDEX_SLICES_ON_DISK : HEAP_PER_INDEX);
     }
 
     List<Step> toMake() { return steps.stream().filter(s -> !s.reuse()).toList(); }
@@ -72,12 +81,12 @@ record RunPlan(List<Step> steps) {
         Step largest = largest();
         long beside = cores < 2 ? 0 : toMake().stream().filter(s -> s != largest && TableSolver.fitsOneTask(s.material()))
                 .mapToLong(Step::indexes).max().orElse(0);
-        return SPARK_HEAP + tablesHeap() + (long) (HEAP_PER_INDEX * beside);
+        return SPARK_HEAP + tablesHeap() + (long) (heapPerIndex * beside);
     }
 
     /** The heap the largest table to make holds at its peak, over all executors. */
     long tablesHeap() {
-        return (long) (HEAP_PER_INDEX * toMake().stream().mapToLong(Step::indexes).max().orElse(0));
+        return (long) (heapPerIndex * toMake().stream().mapToLong(Step::indexes).max().orElse(0));
     }
 
     /** The plan in lines: a summary, then each table; {@code maxHeap} is the driver's in local mode, else the executors' in all. */
@@ -99,17 +108,23 @@ record RunPlan(List<Step> steps) {
     String refusal(long maxHeap, int cores) {
         long need = localHeap(cores);
         if (need <= maxHeap) return null;
-        return String.format("%s needs a heap of about %s in local mode (%.0f bytes an index at the peak, measured on KRRKQ, with the largest table"
+        return String.format("%s needs a heap of about %s in local mode (%.1f bytes an index at the peak%s, with the largest table"
                 + " that may solve beside it), this driver has %s:"
-                + " set DRIVER_MEMORY=%dg, or run it on a cluster", largest().material().name(), size(need), HEAP_PER_INDEX, size(maxHeap), (need >> 30) + 1);
+                + " set DRIVER_MEMORY=%dg, or run it on a cluster", largest().material().name(), size(need), heapPerIndex, basis(), size(maxHeap), (need >> 30) + 1);
     }
 
     /** Why a cluster run cannot go on with the executors' heap in all ({@code executorsHeap}, 0 when none has registered yet: no refusal), or null. */
     String clusterRefusal(long executorsHeap) {
         long need = tablesHeap();
         if (executorsHeap == 0 || need <= executorsHeap) return null;
-        return String.format("%s needs about %s of executor heap in all (%.0f bytes an index at the peak, measured on KRRKQ), the executors registered"
-                + " have %s: add executors or give them more spark.executor.memory", largest().material().name(), size(need), HEAP_PER_INDEX, size(executorsHeap));
+        return String.format("%s needs about %s of executor heap in all (%.1f bytes an index at the peak%s), the executors registered"
+                + " have %s: add executors or give them more spark.executor.memory", largest().material().name(), size(need), heapPerIndex, basis(), size(executorsHeap));
+    }
+
+    /** Where the heap an index comes from, for the refusals. */
+    private String basis() {
+        return heapPerIndex == HEAP_PER_INDEX ? ", measured on KRRKQ; slices on disk (sliceStorage=DISK_ONLY) need about " + HEAP_PER_INDEX_SLICES_ON_DISK
+                : " with the slices on disk, measured on KQQKQ";
     }
 
     private Step largest() {

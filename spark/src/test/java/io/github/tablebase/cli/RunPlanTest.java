@@ -23,4 +23,14 @@ class RunPlanTest {
         RunPlan one = RunPlan.of(List.of(Material.parse("KRK"), Material.parse("KRNKR")), m -> m.size() < 5, null);
         assertEquals(one.localHeap(1), one.localHeap(2), "a plan of one table to make has nothing beside it");
     }
+
+    @Test
+    void slicesOnDiskLetKrrrkqRunInAnEightGigabyteDriverThatSlicesAsObjectsWouldOverrun() {
+        List<Material> order = List.of(Material.parse("KRRKQ"), Material.parse("KRRRK"), Material.parse("KRRRKQ"));
+        long eight = 8L << 30;
+        String refused = RunPlan.of(order, m -> false, null, false).refusal(eight, 2);
+        org.junit.jupiter.api.Assertions.assertNotNull(refused);
+        org.junit.jupiter.api.Assertions.assertTrue(refused.startsWith("KRRRKQ needs a heap of about ") && refused.contains("sliceStorage=DISK_ONLY"), refused);
+        assertEquals(null, RunPlan.of(order, m -> false, null, true).refusal(eight, 2));
+    }
 }
