@@ -38,7 +38,8 @@ record RunPlan(List<Step> steps, double heapPerIndex) {
     static final double HEAP_PER_INDEX = 8;
     /**
      * The same with the slices kept on the executors' disks between plies ({@code spark.tablebase.sliceStorage=DISK_ONLY}):
-     * KQQKQ over 8 partitions 3.3 bytes an index at the peak after GC, KBNKN's two executors 3.9 and 4.2, rounded up.
+     * KQQKQ over 8 partitions 3.3 bytes an index at the peak after GC, KRRRKQ over 32 2.3, KBNKN's two executors 3.9
+     * and 4.2, rounded up.
      */
     static final double HEAP_PER_INDEX_SLICES_ON_DISK = 4.5;
     /** The heap Spark itself holds in a local run. */
@@ -124,7 +125,7 @@ record RunPlan(List<Step> steps, double heapPerIndex) {
     /** Where the heap an index comes from, for the refusals. */
     private String basis() {
         return heapPerIndex == HEAP_PER_INDEX ? ", measured on KRRKQ; slices on disk (sliceStorage=DISK_ONLY) need about " + HEAP_PER_INDEX_SLICES_ON_DISK
-                : " with the slices on disk, measured on KQQKQ";
+                : " with the slices on disk, measured on KQQKQ and KRRRKQ";
     }
 
     private Step largest() {

@@ -65,40 +65,40 @@ public final class KingPairWindows implements EntryResults {
         PositionIndex index = new PositionIndex(table.material());
         long window = windowBytes(index);
         if (window > Integer.MAX_VALUE) throw new IllegalArgumentException(table.material().name() + "'s king pairs hold more than 2 GB each");
-        List<IndexedTable.Part> parts = new ArrayList<>();
-        List<Path> paths = new ArrayList<>();
-        for (String name : table.parts()) {
-            Path file = new Path(table.folder(), name);
+        List<PartFile> parts = new ArrayList<>();
+        for (String name : table.parts()) parts.add(PartFile.read(new Path(table.folder(), name), table, hadoop));
+        parts.sort(java.util.Comparator.comparingLong(f -> f.part().lo()));
+        long next = 0;
+        for (PartFile f : parts) {
+            if (f.part().lo() != next) throw new CorruptTableException(f.file() + " holds indexes from " + f.part().lo() + ", not " + next);
+            next = f.part().hi();
+        }
+        if (next != index.size()) throw new CorruptTableException("the parts of " + table.folder() + " hold indexes up to " + next + " of " + index.size());
+        int held = (int) Math.max(1, Math.min(index.kingPairs(), budget / window));
+        return new KingPairWindows(table.material().name(), hadoop, index, parts.stream().map(PartFile::file).toArray(Path[]::new),
+                parts.stream().mapToLong(f -> f.part().lo()).toArray(), LatePlies.union(parts.stream().map(f -> f.part().late()).toList()), held,
+                bytesRead);
+    }
+
+    /** A part file on any file system, and its header and late plies, checked. */
+    private record PartFile(Path file, IndexedTable.Part part) {
+        static PartFile read(Path file, TableFiles table, Configuration hadoop) throws IOException {
             FileSystem fs = file.getFileSystem(hadoop);
             long length = fs.getFileStatus(file).getLen();
             byte[] head = new byte[IndexedTable.HEADER];
             try (FSDataInputStream in = fs.open(file)) {
                 in.readFully(0, head);
-                IndexedTable.Part part = IndexedTable.readHeader(ByteBuffer.wrap(head), java.nio.file.Path.of(name));
+                IndexedTable.Part part = IndexedTable.readHeader(ByteBuffer.wrap(head), java.nio.file.Path.of(file.getName()));
                 long planes = IndexedTable.partSize(part.lo(), part.hi());
                 if (!part.material().equals(table.material()) || length < planes)
                     throw new CorruptTableException(file + " holds " + part.material().name() + " in " + length + " bytes, not a part of the "
                             + table.material().name() + " table");
                 byte[] tail = new byte[Math.toIntExact(length - planes)];
                 in.readFully(planes, tail);
-                parts.add(new IndexedTable.Part(part.file(), part.material(), part.indexSize(), part.lo(), part.hi(),
+                return new PartFile(file, new IndexedTable.Part(part.file(), part.material(), part.indexSize(), part.lo(), part.hi(),
                         LatePlies.parse(tail, file.toString(), 2 * part.lo(), 2 * part.hi())));
-                paths.add(file);
             }
         }
-        Integer[] order = new Integer[parts.size()];
-        for (int k = 0; k < order.length; k++) order[k] = k;
-        Arrays.sort(order, (a, b) -> Long.compare(parts.get(a).lo(), parts.get(b).lo()));
-        long next = 0;
-        for (int k : order) {
-            if (parts.get(k).lo() != next) throw new CorruptTableException(paths.get(k) + " holds indexes from " + parts.get(k).lo() + ", not " + next);
-            next = parts.get(k).hi();
-        }
-        if (next != index.size()) throw new CorruptTableException("the parts of " + table.folder() + " hold indexes up to " + next + " of " + index.size());
-        int held = (int) Math.max(1, Math.min(index.kingPairs(), budget / window));
-        return new KingPairWindows(table.material().name(), hadoop, index, Arrays.stream(order).map(paths::get).toArray(Path[]::new),
-                Arrays.stream(order).mapToLong(k -> parts.get(k).lo()).toArray(), LatePlies.union(parts.stream().map(IndexedTable.Part::late).toList()), held,
-                bytesRead);
     }
 
     @Override public int result(long entry) {
