@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * Probe throughput on one thread, after the table is open: DTM lookups of random legal positions, made before the
  * clock starts, each round on positions no round probed before (so that a table larger than the caches is read from
- * memory, not from what the last round left in cache); and whole probes with moves, SAN and the mainline.
+ * memory, not from what the last round left in cache); whole probes with moves, SAN and the mainline, warm and each
+ * on a table just opened (cold).
  */
 public final class ProbeBench {
     static final String USAGE = "usage: ProbeBench (--table DIR | --tables DIR) [--cache-mb N] [--packed] [--endgame E] [--positions N] [--rounds R]";
@@ -44,6 +45,13 @@ public final class ProbeBench {
         double[] timed = Arrays.copyOfRange(perSecond, 1, perSecond.length);
         Arrays.sort(timed);
         return String.format("median %,12.0f, best %,12.0f", timed[timed.length / 2], timed[timed.length - 1]);
+    }
+
+    /** The median and 95th percentile of some times in milliseconds. */
+    private static String percentiles(double[] ms) {
+        double[] sorted = ms.clone();
+        Arrays.sort(sorted);
+        return String.format("median %.3f ms, 95th percentile %.3f ms", sorted[sorted.length / 2], sorted[(int) (0.95 * (sorted.length - 1))]);
     }
 
     static int bench(String[] argv) throws Exception {
@@ -94,28 +102,42 @@ public final class ProbeBench {
         Position[] positions = randomPositions(material, null, full, random);
         double best = 0;
         long plies = 0;
+        double[] ms = new double[full];
         for (int r = 0; r <= rounds; r++) {
             long start = System.nanoTime();
             plies = 0;
-            for (Position p : positions) plies += table.probe(p).mainline().size();
+            for (int k = 0; k < full; k++) {
+                long one = System.nanoTime();
+                plies += table.probe(positions[k]).mainline().size();
+                ms[k] = (System.nanoTime() - one) / 1e6;
+            }
             if (r > 0) best = Math.max(best, full / ((System.nanoTime() - start) / 1e9));
         }
-        System.out.printf("%s whole probes (every move with SAN, mainline): %,.0f probes/s on one thread (mean mainline %.1f plies)%n",
-                material, best, (double) plies / full);
+        System.out.printf("%s whole probes (every move with SAN, mainline), warm: %,.0f probes/s on one thread, the last round's %s (mean mainline %.1f plies)%n",
+                material, best, percentiles(ms), (double) plies / full);
         System.out.printf("decompressed blocks held: %,d of at most %,d bytes; heap used %,d MB%n", table.cacheUsed(), table.cacheBudget(),
                 (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
-        try (Tablebase again = Cli.openTables(args)) { // the JVM warm now, the table's blocks not yet held
-            double[] ms = new double[20];
-            for (int k = 0; k < ms.length; k++) {
+        double[] firstLookups = new double[20];
+        for (int k = 0; k < firstLookups.length; k++) {
+            try (Tablebase again = Cli.openTables(args)) { // the JVM warm, the table's blocks not yet held
                 Position p = Position.randomLegal(material, CompressedTable.storedSide(material), random);
                 long start = System.nanoTime();
                 again.probeDtm(p);
-                ms[k] = (System.nanoTime() - start) / 1e6;
+                firstLookups[k] = (System.nanoTime() - start) / 1e6;
             }
-            Arrays.sort(ms);
-            System.out.printf("lookups after a second open, the JVM warm, 20 random positions (most in a block not yet held): median %.3f ms, max %.3f ms%n",
-                    ms[ms.length / 2], ms[ms.length - 1]);
         }
+        System.out.printf("a first lookup after open, the JVM warm, %d random positions (each in a block not yet held): %s%n", firstLookups.length, percentiles(firstLookups));
+        double[] cold = new double[Math.min(full, 200)];
+        plies = 0;
+        for (int k = 0; k < cold.length; k++) {
+            try (Tablebase again = Cli.openTables(args)) {
+                long start = System.nanoTime();
+                plies += again.probe(positions[k]).mainline().size();
+                cold[k] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        System.out.printf("%s whole probes, cold (each on a Tablebase just opened, the JVM warm), %d random positions: %s (mean mainline %.1f plies)%n",
+                material, cold.length, percentiles(cold), (double) plies / cold.length);
         return 0;
     }
 }

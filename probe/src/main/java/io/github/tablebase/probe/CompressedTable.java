@@ -34,7 +34,7 @@ import org.tukaani.xz.LZMAOutputStream;
 
 /**
  * The compressed table of an endgame, the format a prober ships: the result bytes of one side to move only, in
- * blocks of {@link #BLOCK} entries, each compressed on its own (raw LZMA, pure Java: the xz-java library), so that a
+ * blocks of {@link #blockEntries} entries, each compressed on its own (raw LZMA, pure Java: the xz-java library), so that a
  * lookup decompresses one block. No best moves: the probe finds them by one ply of search, as it finds the value of
  * a position with the other side to move. Like the packed table, one or more part files, each a range of whole king
  * pairs ({@code kqkr.cdtm}, or {@code kqkr.00000.cdtm}, ... as the manifest lists them). Little-endian:
@@ -73,8 +73,16 @@ import org.tukaani.xz.LZMAOutputStream;
 public final class CompressedTable implements DtmTable {
     static final byte[] MAGIC = "TBDTMZ01".getBytes(StandardCharsets.US_ASCII);
     static final int HEADER = 64, BLOCK_ENTRY = 16;
-    /** Entries per block: a lookup in a block not held decompresses 64 KB (0.8 ms measured on KQQKQ). */
+    /** The most entries a block holds, {@link #blockEntries} of a table of up to five pieces. */
     public static final int BLOCK = 1 << 16;
+
+    /**
+     * Entries per block of a table: {@link #BLOCK} (a lookup in a block not held decompresses 64 KB, 0.7 ms), or 32K
+     * at six pieces and more, whose tables no default cache holds and whose whole probes (the side not stored searched
+     * after each move of the other) touch a few hundred blocks: a 32K block decodes in about half the time for 8.6 %
+     * more bytes (KRRRKQ's first part; 16K blocks: 24 %, past what the set's size allows).
+     */
+    public static int blockEntries(Material material) { return material.size() >= 6 ? 1 << 15 : BLOCK; }
     public static final String SUFFIX = ".cdtm";
 
     /**
@@ -114,6 +122,11 @@ public final class CompressedTable implements DtmTable {
      * part of no more): a 5-piece part of 512 blocks compresses 64 more, each in a third of a block's time.
      */
     static final int SAMPLE_BLOCKS = 16;
+
+    /** The blocks of {@code block} entries each a part of {@code size} samples: as many entries as {@link #SAMPLE_BLOCKS} of 64K. */
+    static int sampleBlocks(long size, int block) {
+        return (int) Math.min((size + block - 1) / block, (long) SAMPLE_BLOCKS * BLOCK / block);
+    }
 
     private final PositionIndex index;
     private final Material material;
@@ -192,17 +205,16 @@ public final class CompressedTable implements DtmTable {
 
     /**
      * How the generator compresses: LZMA's normal mode with the binary-tree match finder (nice length 96), a block's
-     * size as its dictionary, and the position's low three bits as the state's context (pb 3: blocks start at
-     * multiples of 64K, so these are the file of the square of the index's last digit): 4 to 9 % smaller than hash
-     * chains without that context, for about twice the writer's time.
+     * size as its dictionary, with no literal or position context bits (lc 0, pb 0: 1.0 % smaller than lc 3, pb 3 on
+     * 296 KRRRKQ blocks, 0.7 to 1.0 % on 4- and 5-piece ones; a byte's context is better told by the match finder).
      */
-    private static LZMA2Options options() { return blockOptions(6, true); }
+    private static LZMA2Options options(int block) { return blockOptions(6, true, block); }
 
     /** How the writer compresses its samples to choose an order: LZMA's fast mode (a 3-piece block in 2 ms against 13 to 30). */
-    private static LZMA2Options sampleOptions() { return blockOptions(0, false); }
+    private static LZMA2Options sampleOptions(int block) { return blockOptions(0, false, block); }
 
     /** LZMA's {@code preset} with a block's dictionary and contexts, and with {@code normal} the generator's normal mode. */
-    private static LZMA2Options blockOptions(int preset, boolean normal) {
+    private static LZMA2Options blockOptions(int preset, boolean normal, int block) {
         try {
             LZMA2Options options = new LZMA2Options(preset);
             if (normal) {
@@ -210,9 +222,9 @@ public final class CompressedTable implements DtmTable {
                 options.setMatchFinder(LZMA2Options.MF_BT4);
                 options.setNiceLen(96);
             }
-            options.setDictSize(BLOCK);
-            options.setLcLp(3, 0);
-            options.setPb(3);
+            options.setDictSize(Math.max(LZMA2Options.DICT_SIZE_MIN, block));
+            options.setLcLp(0, 0);
+            options.setPb(0);
             return options;
         } catch (org.tukaani.xz.UnsupportedOptionsException e) {
             throw new IllegalStateException(e);
@@ -230,33 +242,35 @@ public final class CompressedTable implements DtmTable {
         if (results.length != 2 * (hi - lo)) throw new IllegalArgumentException(results.length + " results for " + 2 * (hi - lo) + " entries");
         int side = storedSide(index.material()).ordinal();
         byte[] ordered = new byte[Math.toIntExact(hi - lo)];
-        Choice choice = leastOrder(index, results, side, byExits == null || byExits.isEmpty() ? null : byExits, ordered.length);
+        int block = blockEntries(index.material());
+        Choice choice = leastOrder(index, results, side, byExits == null || byExits.isEmpty() ? null : byExits, ordered.length, block);
         choice.order().arrange(results, side, ordered);
         BitSet marks = null;
         if (choice.marked()) {
             marks = new BitSet(ordered.length);
             for (int at = byExits.nextSetBit(0); at >= 0; at = byExits.nextSetBit(at + 1)) marks.set((int) choice.order().stored(at));
         }
-        return write(index, lo, hi, choice.order(), ordered, marks, choice.compressed(), late, out);
+        return write(index, lo, hi, block, choice.order(), ordered, marks, choice.compressed(), late, out);
     }
 
     /**
-     * Writes the part holding indexes {@code lo .. hi - 1}, the stored side's results already arranged in {@code order},
+     * Writes the part holding indexes {@code lo .. hi - 1} in blocks of {@code block} entries, the stored side's results
+     * already arranged in {@code order},
      * the entries at {@code marks} (offsets in that order; null for none) marked as decided by their captures and promotions;
      * {@code done} (null for none) holds blocks already compressed so, by their number, null where not.
      */
-    static long write(PositionIndex index, long lo, long hi, BlockOrder order, byte[] ordered, BitSet marks, Compressed[] done, LatePlies late,
-                      OutputStream out) throws IOException {
-        int side = storedSide(index.material()).ordinal(), blocks = (ordered.length + BLOCK - 1) / BLOCK;
-        LZMA2Options options = options();
+    static long write(PositionIndex index, long lo, long hi, int block, BlockOrder order, byte[] ordered, BitSet marks, Compressed[] done,
+                      LatePlies late, OutputStream out) throws IOException {
+        int side = storedSide(index.material()).ordinal(), blocks = (ordered.length + block - 1) / block;
+        LZMA2Options options = options(block);
         ByteBuffer head = ByteBuffer.allocate(HEADER + BLOCK_ENTRY * blocks).order(ByteOrder.LITTLE_ENDIAN);
         IndexedTable.putRange(head, MAGIC, index, lo, hi);
         head.put((byte) side).put((byte) ((options.getPb() * 5 + options.getLp()) * 9 + options.getLc())).put((byte) order.lead)
                 .put((byte) ((marks == null ? 0 : MARKS_EXITS) | WINS_THEN_LOSSES));
-        head.putInt(options.getDictSize()).putInt(BLOCK).putInt(0); // the CRC-32, once the block table is known
+        head.putInt(options.getDictSize()).putInt(block).putInt(0); // the CRC-32, once the block table is known
         // blocks compressed on every core (a small table's one part would leave all but one idle), laid out in order
         List<Compressed> compressed = java.util.stream.IntStream.range(0, blocks).parallel()
-                .mapToObj(j -> done != null && done[j] != null ? done[j] : compressed(ordered, marks, j * BLOCK, Math.min(BLOCK, ordered.length - j * BLOCK), options))
+                .mapToObj(j -> done != null && done[j] != null ? done[j] : compressed(ordered, marks, j * block, Math.min(block, ordered.length - j * block), options))
                 .toList();
         long offset = head.capacity();
         for (Compressed c : compressed) {
@@ -306,21 +320,21 @@ public final class CompressedTable implements DtmTable {
     static final double CLEARLY_SMALLER = 0.85;
 
     /**
-     * The order of a part of {@code size} indexes, with {@code byExits} marked or not (null: not), whose sample of
-     * blocks ({@link #SAMPLE_BLOCKS}, spread evenly, each gathered from {@code results} alone) compresses smallest; on a
+     * The order of a part of {@code size} indexes in blocks of {@code block} entries, with {@code byExits} marked or not
+     * (null: not), whose sample of blocks ({@link #sampleBlocks}, spread evenly, each gathered from {@code results} alone) compresses smallest; on a
      * tie the index's own order, unmarked. Fast mode ranks the orders, marked and unmarked apart. Where it calls the
      * marks clearly (unmarked no larger, or marked at most {@link #CLEARLY_SMALLER} of it), its call stands; otherwise
      * the best of each meet in the writer's own mode, as fast mode favours the marks (a KQQKQ part: marked 1.8 % smaller
      * in fast mode, 7.9 % larger in the writer's; in 3- and 4-piece tables, a marked part at most 12.4 % smaller in
      * fast mode was up to 3.7 points less so in the writer's, or larger).
      */
-    static Choice leastOrder(PositionIndex index, byte[] results, int side, BitSet byExits, int size) {
-        int blocks = (size + BLOCK - 1) / BLOCK, samples = Math.min(blocks, SAMPLE_BLOCKS);
+    static Choice leastOrder(PositionIndex index, byte[] results, int side, BitSet byExits, int size, int block) {
+        int blocks = (size + block - 1) / block, samples = sampleBlocks(size, block);
         Choice[] best = new Choice[2];
         long[] bestBytes = {Long.MAX_VALUE, Long.MAX_VALUE};
         for (int lead = 0; lead < BlockOrder.leads(index); lead++) {
             BlockOrder order = BlockOrder.of(index, size, lead);
-            Sampled sample = sampled(results, side, true, byExits, order, blocks, samples, size, sampleOptions());
+            Sampled sample = sampled(results, side, true, byExits, order, block, samples, size, sampleOptions(block));
             for (int marked = 0; marked < 2; marked++)
                 if (sample.bytes(marked) < bestBytes[marked]) {
                     bestBytes[marked] = sample.bytes(marked);
@@ -331,8 +345,8 @@ public final class CompressedTable implements DtmTable {
         // the writer's mode agreed with a clear call of fast mode on all 37 marked 3- and 4-piece tables and KQQKQ's parts
         if (bestBytes[1] >= bestBytes[0]) return best[0];
         if (bestBytes[1] <= CLEARLY_SMALLER * bestBytes[0]) return best[1];
-        Sampled plain = sampled(results, side, true, null, best[0].order(), blocks, samples, size, options());
-        Sampled marked = sampled(results, side, false, byExits, best[1].order(), blocks, samples, size, options());
+        Sampled plain = sampled(results, side, true, null, best[0].order(), block, samples, size, options(block));
+        Sampled marked = sampled(results, side, false, byExits, best[1].order(), block, samples, size, options(block));
         return marked.bytes(1) < plain.bytes(0) ? new Choice(best[1].order(), true, marked.blocks()[1])
                 : new Choice(best[0].order(), false, plain.blocks()[0]);
     }
@@ -347,14 +361,15 @@ public final class CompressedTable implements DtmTable {
     }
 
     /**
-     * The sampled blocks of {@code order} compressed, on every core: unmarked ({@code plain}), marked ({@code byExits},
-     * null: not).
+     * The {@code samples} sampled blocks of {@code entries} entries of {@code order} compressed, on every core:
+     * unmarked ({@code plain}), marked ({@code byExits}, null: not).
      */
-    private static Sampled sampled(byte[] results, int side, boolean plain, BitSet byExits, BlockOrder order, int blocks, int samples, int size,
+    private static Sampled sampled(byte[] results, int side, boolean plain, BitSet byExits, BlockOrder order, int entries, int samples, int size,
                                    LZMA2Options options) {
+        int blocks = (size + entries - 1) / entries;
         Compressed[][] compressed = new Compressed[2][blocks];
         java.util.stream.IntStream.range(0, samples).parallel().forEach(t -> {
-            int block = (int) ((2L * t + 1) * blocks / (2L * samples)), first = block * BLOCK, n = Math.min(BLOCK, size - first);
+            int block = (int) ((2L * t + 1) * blocks / (2L * samples)), first = block * entries, n = Math.min(entries, size - first);
             byte[] sampled = new byte[n];
             BitSet marks = new BitSet(n);
             for (int k = 0; k < n; k++) {

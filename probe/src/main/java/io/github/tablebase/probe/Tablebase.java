@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Probing generated tables, no Spark needed: {@code Tablebase.open(dir)}, then {@code probeDtm(position)} or a
@@ -118,7 +119,7 @@ public final class Tablebase implements AutoCloseable {
 
     /**
      * {@link #open(List, Check)} with a budget for the compressed tables' decompressed blocks, in bytes: a lookup in a
-     * block not held decompresses it (64 KB, under a millisecond), so a budget as large as the tables probed
+     * block not held decompresses it (64 KB, 32 KB at six pieces; under a millisecond), so a budget as large as the tables probed
      * (KQQKQ: 60 MB) makes every later lookup a read from memory.
      */
     public static Tablebase open(List<Path> folders, Check check, long cacheBytes) throws IOException {
@@ -466,11 +467,11 @@ public final class Tablebase implements AutoCloseable {
      * table, or a position that may take en passant) the move the generator would store: the first, in the order of
      * the stored moves' ranks, that leads to ply {@code ply - 1}.
      */
-    private Move bestMove(Position p, List<Move> legal, int ply, java.util.function.ToIntFunction<Move> plyAfter) {
+    private Move bestMove(Position p, List<Move> legal, int ply, Predicate<Move> leadsToPlyBefore) {
         DtmTable table = table(p.material());
         Move stored = p.enPassant() >= 0 && canTakeEnPassant(p) ? null : table.move(p, legal);
         if (stored != null) return stored;
-        for (Move m : IndexedTable.inStoredOrder(table.index(), p, legal)) if (plyAfter.applyAsInt(m) == ply - 1) return m;
+        for (Move m : IndexedTable.inStoredOrder(table.index(), p, legal)) if (leadsToPlyBefore.test(m)) return m;
         return null;
     }
 
@@ -491,7 +492,7 @@ public final class Tablebase implements AutoCloseable {
             boolean check = next.inCheck(); // mate is ply 0 after it: the table knows, no moves to generate
             moves.add(new MoveResult(m, San.of(position, m, legal, check, check && after == 0), category(after), after < 0 ? null : (after + 1) / 2));
         }
-        Move stored = ply <= 0 ? null : bestMove(position, legal, ply, plyAfter::get);
+        Move stored = ply <= 0 ? null : bestMove(position, legal, ply, m -> plyAfter.get(m) == ply - 1);
         moves.sort(Comparator.comparingInt((MoveResult r) -> preference(r.category(), r.dtm() == null ? 0 : r.dtm()))
                 .thenComparing(r -> !r.move().equals(stored))
                 .thenComparingInt(r -> r.move().to())
@@ -517,17 +518,44 @@ public final class Tablebase implements AutoCloseable {
         Position p = start;
         for (int q = ply; q > 0; q--) {
             Position from = p;
-            Map<Move, Integer> searched = new HashMap<>(); // the plies a search for the best move found, not looked up twice
-            Move m = q == ply ? first : bestMove(p, p.legalMoves(), q, move -> searched.computeIfAbsent(move, x -> ply(from.play(x))));
+            int target = q - 1;
+            Move[] reached = new Move[1]; // the move a search found at the target, not checked twice
+            Move m = q == ply ? first : bestMove(p, p.legalMoves(), q, move -> {
+                boolean at = isAtPly(from.play(move), target);
+                if (at) reached[0] = move;
+                return at;
+            });
             if (m == null) throw new CorruptTableException("the " + p.material() + " table stores no move for " + p + " at ply " + q);
             Position next = p.play(m);
-            Integer found = searched.get(m);
-            int nextPly = found != null ? found : ply(next);
-            if (nextPly != q - 1)
-                throw new CorruptTableException("after " + m.uci() + " in " + p + " the table gives ply " + nextPly + ", not " + (q - 1));
+            if (m != reached[0] && !isAtPly(next, target))
+                throw new CorruptTableException("after " + m.uci() + " in " + p + " the table gives ply " + ply(next) + ", not " + target);
             line.add(m);
             p = next;
         }
         return line;
+    }
+
+    /**
+     * Whether a legal position is won or lost at ply {@code target} (0 or more). A position its table does not hold
+     * is searched from its moves, captures first, and ruled out by the first that shows another result (a draw, a
+     * win for the side that a loss at the target leaves to move, a longer win, or a faster one): a best line's
+     * search tries a few replies of each move it rejects, where finding each move's ply would look up all of them.
+     */
+    boolean isAtPly(Position position, int target) {
+        boolean searched = position.material().size() > 2
+                && (!table(position.material()).stores(position.sideToMove()) || position.enPassant() >= 0 && canTakeEnPassant(position));
+        if (!searched) return ply(position) == target;
+        List<Move> legal = position.legalMoves();
+        if (legal.isEmpty()) return target == 0 && position.inCheck();
+        boolean lossAtTarget = target % 2 == 0, found = false;
+        for (int pass = 0; pass < 2; pass++)
+            for (Move m : legal) {
+                if (m.isCapture() != (pass == 0)) continue;
+                int after = ply(position.play(m));
+                boolean opponentLoses = after >= 0 && after % 2 == 0;
+                if (lossAtTarget ? after < 0 || opponentLoses || after > target - 1 : opponentLoses && after < target - 1) return false;
+                found |= after == target - 1;
+            }
+        return found;
     }
 }

@@ -26,7 +26,7 @@ import org.tukaani.xz.LZMAOutputStream;
 /**
  * A compressed part's blocks read by hand, as docs/formats.md describes them: each block's bytes are the results in
  * the blocks' order, wins first and then losses where flag bit 1 is set; a file without that bit (as written before
- * it) is read as its bytes are.
+ * it) is read as its bytes are; blocks of 32K entries (six pieces) and the former LZMA contexts read alike.
  */
 class CompressedBlocksTest {
     private static final PositionIndex KPK = new PositionIndex(Material.parse("KPK"));
@@ -49,12 +49,12 @@ class CompressedBlocksTest {
         return results;
     }
 
-    private static byte[] written(byte[] results, int side) throws Exception {
+    private static byte[] written(byte[] results, int side, int block) throws Exception {
         byte[] ordered = new byte[(int) KPK.size()];
         BlockOrder order = BlockOrder.of(KPK, KPK.size(), 0);
         order.arrange(results, side, ordered);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        CompressedTable.write(KPK, 0, KPK.size(), order, ordered, null, null, LatePlies.NONE, out);
+        CompressedTable.write(KPK, 0, KPK.size(), block, order, ordered, null, null, LatePlies.NONE, out);
         return out.toByteArray();
     }
 
@@ -84,7 +84,7 @@ class CompressedBlocksTest {
     @Test
     void eachBlockHoldsTheResultsWinsFirstThenLosses() throws Exception {
         int side = CompressedTable.storedSide(KPK.material()).ordinal();
-        byte[] results = results(side), file = written(results, side);
+        byte[] results = results(side), file = written(results, side, CompressedTable.BLOCK);
         assertEquals(2, file[51] & 2, "flag bit 1");
         byte[][] blocks = blocks(file);
         int at = 0;
@@ -102,21 +102,51 @@ class CompressedBlocksTest {
     @Test
     void aFileWithoutFlagBitOneIsReadAsItsBytesAre(@TempDir Path dir) throws Exception {
         int side = CompressedTable.storedSide(KPK.material()).ordinal();
-        byte[] results = results(side), file = written(results, side);
-        byte[][] blocks = blocks(file);
+        byte[] results = results(side), file = written(results, side, CompressedTable.BLOCK);
         // the same part as the format was before the flag: the result bytes themselves, compressed again
+        int properties = file[49] & 0xFF;
+        assertReads(results, side, recompressed(file, true, properties % 9, properties / 45), dir.resolve("kpk.cdtm"));
+    }
+
+    @Test
+    void blocksOfAnySizeAndLzmaContextsReadTheSameResults(@TempDir Path dir) throws Exception {
+        int side = CompressedTable.storedSide(KPK.material()).ordinal();
+        byte[] results = results(side), sixPieceBlocks = written(results, side, 1 << 15);
+        assertEquals((KPK.size() + (1 << 15) - 1) >> 15, blocks(sixPieceBlocks).length);
+        assertReads(results, side, sixPieceBlocks, dir.resolve("32k.cdtm"));
+        // as the generator wrote its files before lc 0 and pb 0: 64K blocks, lc 3, pb 3
+        assertReads(results, side, recompressed(written(results, side, CompressedTable.BLOCK), false, 3, 3), dir.resolve("lc3pb3.cdtm"));
+    }
+
+    /** Every entry of a part file, opened from {@code path}, as {@code results} holds it. */
+    private static void assertReads(byte[] results, int side, byte[] file, Path path) throws Exception {
+        Files.write(path, file);
+        CompressedTable table = CompressedTable.open(List.of(path), new BlockCache(1 << 24));
+        for (long i = 0; i < KPK.size(); i++) {
+            int r = results[(int) (2 * i + side)] & 0xFF;
+            if (r != 255) assertEquals(r, table.result(i), path.getFileName() + ": index " + i);
+        }
+        table.close();
+    }
+
+    /**
+     * A part file's blocks compressed again by hand with LZMA contexts {@code lc} and {@code pb}, and with {@code
+     * resultBytes} as the result bytes themselves (flag bit 1 cleared).
+     */
+    private static byte[] recompressed(byte[] file, boolean resultBytes, int lc, int pb) throws Exception {
+        byte[][] blocks = blocks(file);
         int m = blocks.length, tableEnd = CompressedTable.HEADER + CompressedTable.BLOCK_ENTRY * m;
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         ByteBuffer head = ByteBuffer.wrap(Arrays.copyOf(file, tableEnd)).order(ByteOrder.LITTLE_ENDIAN);
-        head.put(51, (byte) (file[51] & ~2));
+        if (resultBytes) head.put(51, (byte) (file[51] & ~2));
+        head.put(49, (byte) (pb * 45 + lc));
         LZMA2Options options = new LZMA2Options();
         options.setDictSize(head.getInt(52));
-        int properties = file[49] & 0xFF;
-        options.setLcLp(properties % 9, properties / 9 % 5);
-        options.setPb(properties / 45);
+        options.setLcLp(lc, 0);
+        options.setPb(pb);
         for (int j = 0; j < m; j++) {
             byte[] raw = new byte[blocks[j].length];
-            for (int k = 0; k < raw.length; k++) raw[k] = (byte) result(blocks[j][k] & 0xFF);
+            for (int k = 0; k < raw.length; k++) raw[k] = (byte) (resultBytes ? result(blocks[j][k] & 0xFF) : blocks[j][k]);
             ByteArrayOutputStream data = new ByteArrayOutputStream();
             try (OutputStream lzma = new LZMAOutputStream(data, options, false)) {
                 lzma.write(raw);
@@ -127,14 +157,8 @@ class CompressedBlocksTest {
             body.write(data.toByteArray());
         }
         head.putInt(60, CompressedTable.headerCrc(head.array()));
-        Path old = dir.resolve("kpk.cdtm");
-        Files.write(old, head.array());
-        Files.write(old, body.toByteArray(), java.nio.file.StandardOpenOption.APPEND);
-        CompressedTable table = CompressedTable.open(List.of(old), new BlockCache(1 << 24));
-        for (long i = 0; i < KPK.size(); i++) {
-            int r = results[(int) (2 * i + side)] & 0xFF;
-            if (r != 255) assertEquals(r, table.result(i), "index " + i);
-        }
-        table.close();
+        byte[] out = Arrays.copyOf(head.array(), tableEnd + body.size());
+        System.arraycopy(body.toByteArray(), 0, out, tableEnd, body.size());
+        return out;
     }
 }
