@@ -15,6 +15,10 @@ import java.util.Map;
 public final class GeneratedTables {
     private static Path root;
     private static final Map<String, Path> FOLDERS = new HashMap<>();
+    private static Path latePlies;
+
+    /** The plies a result byte holds in {@link #latePliesKqkr()}'s tables. */
+    public static final int LATE_BYTE_PLIES = 31;
 
     private GeneratedTables() {}
 
@@ -35,6 +39,28 @@ public final class GeneratedTables {
             if (exit != 0) throw new IllegalStateException("generate " + endgame + " exited with " + exit);
         }
         FOLDERS.put(endgame, folder);
+        return folder;
+    }
+
+    /**
+     * A folder of KQKR (69 plies) and its smaller tables written with a result byte lowered to {@link
+     * #LATE_BYTE_PLIES} plies, the later ones listed beside the bytes, in part files of a million entries, packed
+     * files kept: generated on first use, for the tests of late plies through every reader.
+     */
+    public static synchronized Path latePliesKqkr() throws Exception {
+        if (latePlies != null) return latePlies;
+        org.apache.spark.sql.RuntimeConfig conf = SparkTestSession.session().conf();
+        Path folder = TestFolders.create("late-plies");
+        conf.set(io.github.tablebase.table.RunSettings.BYTE_PLIES, Integer.toString(LATE_BYTE_PLIES));
+        conf.set(io.github.tablebase.table.RunSettings.ENTRIES_PER_FILE, "1000000");
+        try {
+            int exit = Generate.generate(new String[] {"--endgame", "KQKR", "--out", folder.resolve("kqkr").toString(), "--partitions", "3", "--keep-packed"});
+            if (exit != 0) throw new IllegalStateException("generate KQKR with late plies exited with " + exit);
+        } finally {
+            conf.unset(io.github.tablebase.table.RunSettings.BYTE_PLIES);
+            conf.unset(io.github.tablebase.table.RunSettings.ENTRIES_PER_FILE);
+        }
+        latePlies = folder;
         return folder;
     }
 }

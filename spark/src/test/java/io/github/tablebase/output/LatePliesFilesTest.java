@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.github.tablebase.GeneratedTables;
 import io.github.tablebase.SparkTestSession;
 import io.github.tablebase.chess.Material;
-import io.github.tablebase.cli.Generate;
 import io.github.tablebase.probe.BlockCache;
 import io.github.tablebase.probe.CompressedTable;
 import io.github.tablebase.probe.IndexedTable;
@@ -15,14 +14,12 @@ import io.github.tablebase.probe.Manifest;
 import io.github.tablebase.probe.Result;
 import io.github.tablebase.probe.SampleCheck;
 import io.github.tablebase.probe.Tablebase;
-import io.github.tablebase.table.RunSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Plies past what a result byte holds, through every file: with a byte lowered to 31 plies, KQKR (69 plies) and KRK
@@ -31,20 +28,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Parquet rows, the manifest's figures, and a probe checked against the rules on a sample.
  */
 class LatePliesFilesTest {
-    private static final int BYTE_PLIES = 31;
+    private static final int BYTE_PLIES = GeneratedTables.LATE_BYTE_PLIES;
 
     @Test
-    void tablesWrittenWithLatePliesReadAsTablesWrittenWithWholeBytes(@TempDir Path dir) throws Exception {
-        Path whole = GeneratedTables.folder("KQKR").getParent();
-        org.apache.spark.sql.RuntimeConfig conf = SparkTestSession.session().conf();
-        conf.set(RunSettings.BYTE_PLIES, Integer.toString(BYTE_PLIES));
-        conf.set(RunSettings.ENTRIES_PER_FILE, "1000000");
-        try {
-            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", dir.resolve("kqkr").toString(), "--partitions", "3", "--keep-packed"}));
-        } finally {
-            conf.unset(RunSettings.BYTE_PLIES);
-            conf.unset(RunSettings.ENTRIES_PER_FILE);
-        }
+    void tablesWrittenWithLatePliesReadAsTablesWrittenWithWholeBytes() throws Exception {
+        Path whole = GeneratedTables.folder("KQKR").getParent(), dir = GeneratedTables.latePliesKqkr();
         long lateKqkr = 0;
         for (String endgame : List.of("KQKR", "KRK", "KQK")) {
             Material material = Material.parse(endgame);

@@ -4,14 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.tablebase.GeneratedTables;
-import io.github.tablebase.SparkTestSession;
 import io.github.tablebase.chess.Color;
 import io.github.tablebase.chess.Fen;
 import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.Position;
 import io.github.tablebase.chess.Square;
-import io.github.tablebase.cli.Generate;
-import io.github.tablebase.table.RunSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -62,24 +59,14 @@ class PythonProbeTest {
 
     @Test
     void partFilesAndLatePliesReadAsTheWholeBytesOfAnotherRun(@TempDir Path dir) throws Exception {
-        Path root = tables(), late = dir.resolve("late");
-        org.apache.spark.sql.RuntimeConfig conf = SparkTestSession.session().conf();
-        conf.set(RunSettings.BYTE_PLIES, "31"); // a byte holds plies up to 31: later ones are listed beside the blocks
-        conf.set(RunSettings.ENTRIES_PER_FILE, "1000000");
-        try {
-            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", late.resolve("kqkr").toString(),
-                    "--partitions", "3"}));
-        } finally {
-            conf.unset(RunSettings.BYTE_PLIES);
-            conf.unset(RunSettings.ENTRIES_PER_FILE);
-        }
+        Path root = tables(), late = GeneratedTables.latePliesKqkr(); // a byte holds plies up to 31: later ones are listed beside the blocks
         assertTrue(Manifest.read(late.resolve("kqkr").resolve(Manifest.FILE)).compressedFiles().size() > 1, "KQKR in several parts");
         Random random = new Random(17);
         List<Position> past = new ArrayList<>(), other = new ArrayList<>(); // 100 past ply 31, 200 others
         try (Tablebase whole = Tablebase.open(List.of(root), Tablebase.Check.HEADERS, BlockCache.defaultBytes(), Tablebase.Source.PACKED)) {
             for (int k = 0; past.size() < 100 || other.size() < 200; k++) {
                 Position p = Position.randomLegal(Material.parse(k % 3 == 0 ? "KRKQ" : "KQKR"), Color.values()[k % 2], random);
-                List<Position> into = Math.abs(whole.probeDtmPlies(p).orElse(0)) > 31 ? past : other;
+                List<Position> into = Math.abs(whole.probeDtmPlies(p).orElse(0)) > GeneratedTables.LATE_BYTE_PLIES ? past : other;
                 if (into.size() < (into == past ? 100 : 200)) into.add(p);
             }
             List<Position> positions = new ArrayList<>(past);
