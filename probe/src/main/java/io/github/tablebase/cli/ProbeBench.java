@@ -54,6 +54,83 @@ public final class ProbeBench {
         return String.format("median %.3f ms, 95th percentile %.3f ms", sorted[sorted.length / 2], sorted[(int) (0.95 * (sorted.length - 1))]);
     }
 
+    /** Lookups of random positions of {@code side} to move (either when null): new ones each round, the last again, batched. */
+    private static void lookupFigures(Tablebase table, Material material, Color side, int n, int rounds, Random random) {
+        String label = side == null ? "either side:" : side == Color.WHITE ? "White to move:" : "Black to move:";
+        double[] oneByOne = new double[rounds + 1], batched = new double[rounds + 1], again = new double[rounds + 1];
+        int[] dtm = new int[n];
+        Position[] positions = null;
+        long sum = 0;
+        for (int r = 0; r <= rounds; r++) { // round 0 warms the JIT up; each round probes positions no round probed before
+            positions = randomPositions(material, side, n, random);
+            long start = System.nanoTime();
+            sum = lookups(table, positions);
+            oneByOne[r] = n / ((System.nanoTime() - start) / 1e9);
+            Position[] others = randomPositions(material, side, n, random);
+            start = System.nanoTime();
+            table.probeDtm(others, dtm);
+            batched[r] = n / ((System.nanoTime() - start) / 1e9);
+        }
+        for (int r = 0; r <= rounds; r++) { // the last round's positions again: their entries are in cache as far as it holds them
+            long start = System.nanoTime();
+            if (lookups(table, positions) != sum) throw new IllegalStateException("the same positions gave other DTMs");
+            again[r] = n / ((System.nanoTime() - start) / 1e9);
+        }
+        table.probeDtm(positions, dtm);
+        long batchSum = 0;
+        for (int d : dtm) batchSum += d;
+        if (batchSum != sum) throw new IllegalStateException("the batch gives other DTMs than one by one");
+        System.out.printf("%s dtm lookups, %-15s %s probes/s on one thread, one by one (%,d new positions a round)%n", material, label, spread(oneByOne), n);
+        System.out.printf("%s dtm lookups, %-15s %s probes/s on one thread, one by one, the same positions again%n", material, label, spread(again));
+        System.out.printf("%s dtm lookups, %-15s %s probes/s on one thread, the whole array at once (probeDtm(Position[], int[]), new positions)%n", material, label, spread(batched));
+    }
+
+    /** Whole probes of {@code positions}, round after round on the same table: its blocks held as far as its cache holds them. */
+    private static void wholeProbeFigures(Tablebase table, Material material, Position[] positions, int rounds) {
+        double best = 0;
+        long plies = 0;
+        double[] ms = new double[positions.length];
+        for (int r = 0; r <= rounds; r++) {
+            long start = System.nanoTime();
+            plies = 0;
+            for (int k = 0; k < positions.length; k++) {
+                long one = System.nanoTime();
+                plies += table.probe(positions[k]).mainline().size();
+                ms[k] = (System.nanoTime() - one) / 1e6;
+            }
+            if (r > 0) best = Math.max(best, positions.length / ((System.nanoTime() - start) / 1e9));
+        }
+        System.out.printf("%s whole probes (every move with SAN, mainline), warm: %,.0f probes/s on one thread, the last round's %s (mean mainline %.1f plies)%n",
+                material, best, percentiles(ms), (double) plies / positions.length);
+        System.out.printf("decompressed blocks held: %,d of at most %,d bytes; heap used %,d MB%n", table.cacheUsed(), table.cacheBudget(),
+                (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
+    }
+
+    /** A first lookup, and a whole probe, each on a table just opened: the blocks they need decoded from the files. */
+    private static void coldFigures(Args args, Material material, Position[] positions, Random random) throws Exception {
+        double[] firstLookups = new double[20];
+        for (int k = 0; k < firstLookups.length; k++) {
+            try (Tablebase again = Cli.openTables(args)) { // the JVM warm, the table's blocks not yet held
+                Position p = Position.randomLegal(material, CompressedTable.storedSide(material), random);
+                long start = System.nanoTime();
+                again.probeDtm(p);
+                firstLookups[k] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        System.out.printf("a first lookup after open, the JVM warm, %d random positions (each in a block not yet held): %s%n", firstLookups.length, percentiles(firstLookups));
+        double[] cold = new double[Math.min(positions.length, 200)];
+        long plies = 0;
+        for (int k = 0; k < cold.length; k++) {
+            try (Tablebase again = Cli.openTables(args)) {
+                long start = System.nanoTime();
+                plies += again.probe(positions[k]).mainline().size();
+                cold[k] = (System.nanoTime() - start) / 1e6;
+            }
+        }
+        System.out.printf("%s whole probes, cold (each on a Tablebase just opened, the JVM warm), %d random positions: %s (mean mainline %.1f plies)%n",
+                material, cold.length, percentiles(cold), (double) plies / cold.length);
+    }
+
     static int bench(String[] argv) throws Exception {
         Args args = new Args(argv, Cli.tableOptions("--endgame", "--positions", "--rounds"), Set.of(Cli.TABLE_FLAG));
         int n = args.positiveInt("--positions", 1_000_000), rounds = args.positiveInt("--rounds", 5);
@@ -68,76 +145,10 @@ public final class ProbeBench {
         t0 = System.nanoTime();
         table.probeDtm(first);
         System.out.printf("first lookup after open (its block read from the file and decompressed when compressed): %.2f ms%n", (System.nanoTime() - t0) / 1e6);
-        for (Color side : new Color[] {Color.WHITE, Color.BLACK, null}) {
-            String label = side == null ? "either side:" : side == Color.WHITE ? "White to move:" : "Black to move:";
-            double[] oneByOne = new double[rounds + 1], batched = new double[rounds + 1], again = new double[rounds + 1];
-            int[] dtm = new int[n];
-            Position[] positions = null;
-            long sum = 0;
-            for (int r = 0; r <= rounds; r++) { // round 0 warms the JIT up; each round probes positions no round probed before
-                positions = randomPositions(material, side, n, random);
-                long start = System.nanoTime();
-                sum = lookups(table, positions);
-                oneByOne[r] = n / ((System.nanoTime() - start) / 1e9);
-                Position[] others = randomPositions(material, side, n, random);
-                start = System.nanoTime();
-                table.probeDtm(others, dtm);
-                batched[r] = n / ((System.nanoTime() - start) / 1e9);
-            }
-            for (int r = 0; r <= rounds; r++) { // the last round's positions again: their entries are in cache as far as it holds them
-                long start = System.nanoTime();
-                if (lookups(table, positions) != sum) throw new IllegalStateException("the same positions gave other DTMs");
-                again[r] = n / ((System.nanoTime() - start) / 1e9);
-            }
-            table.probeDtm(positions, dtm);
-            long batchSum = 0;
-            for (int d : dtm) batchSum += d;
-            if (batchSum != sum) throw new IllegalStateException("the batch gives other DTMs than one by one");
-            System.out.printf("%s dtm lookups, %-15s %s probes/s on one thread, one by one (%,d new positions a round)%n", material, label, spread(oneByOne), n);
-            System.out.printf("%s dtm lookups, %-15s %s probes/s on one thread, one by one, the same positions again%n", material, label, spread(again));
-            System.out.printf("%s dtm lookups, %-15s %s probes/s on one thread, the whole array at once (probeDtm(Position[], int[]), new positions)%n", material, label, spread(batched));
-        }
-
-        int full = Math.min(n, 20_000);
-        Position[] positions = randomPositions(material, null, full, random);
-        double best = 0;
-        long plies = 0;
-        double[] ms = new double[full];
-        for (int r = 0; r <= rounds; r++) {
-            long start = System.nanoTime();
-            plies = 0;
-            for (int k = 0; k < full; k++) {
-                long one = System.nanoTime();
-                plies += table.probe(positions[k]).mainline().size();
-                ms[k] = (System.nanoTime() - one) / 1e6;
-            }
-            if (r > 0) best = Math.max(best, full / ((System.nanoTime() - start) / 1e9));
-        }
-        System.out.printf("%s whole probes (every move with SAN, mainline), warm: %,.0f probes/s on one thread, the last round's %s (mean mainline %.1f plies)%n",
-                material, best, percentiles(ms), (double) plies / full);
-        System.out.printf("decompressed blocks held: %,d of at most %,d bytes; heap used %,d MB%n", table.cacheUsed(), table.cacheBudget(),
-                (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
-        double[] firstLookups = new double[20];
-        for (int k = 0; k < firstLookups.length; k++) {
-            try (Tablebase again = Cli.openTables(args)) { // the JVM warm, the table's blocks not yet held
-                Position p = Position.randomLegal(material, CompressedTable.storedSide(material), random);
-                long start = System.nanoTime();
-                again.probeDtm(p);
-                firstLookups[k] = (System.nanoTime() - start) / 1e6;
-            }
-        }
-        System.out.printf("a first lookup after open, the JVM warm, %d random positions (each in a block not yet held): %s%n", firstLookups.length, percentiles(firstLookups));
-        double[] cold = new double[Math.min(full, 200)];
-        plies = 0;
-        for (int k = 0; k < cold.length; k++) {
-            try (Tablebase again = Cli.openTables(args)) {
-                long start = System.nanoTime();
-                plies += again.probe(positions[k]).mainline().size();
-                cold[k] = (System.nanoTime() - start) / 1e6;
-            }
-        }
-        System.out.printf("%s whole probes, cold (each on a Tablebase just opened, the JVM warm), %d random positions: %s (mean mainline %.1f plies)%n",
-                material, cold.length, percentiles(cold), (double) plies / cold.length);
+        for (Color side : new Color[] {Color.WHITE, Color.BLACK, null}) lookupFigures(table, material, side, n, rounds, random);
+        Position[] positions = randomPositions(material, null, Math.min(n, 20_000), random);
+        wholeProbeFigures(table, material, positions, rounds);
+        coldFigures(args, material, positions, random);
         return 0;
     }
 }
