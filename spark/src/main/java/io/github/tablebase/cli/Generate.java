@@ -164,7 +164,9 @@ public final class Generate {
         int partitions = args.positiveInt("--partitions", jsc.defaultParallelism());
         boolean set = asked.size() > 1 || args.has("--up-to");
         System.out.printf("%s on %s, %d partitions%n", set ? asked.size() + " endgames" : asked.get(0).name(), jsc.master(), partitions);
-        TableExport.Run run = new TableExport.Run(Versions.project(), spark.version(), jsc.master(), partitions, start, !args.has("--no-parquet"));
+        boolean parquet = !args.has("--no-parquet");
+        TableExport.Run run = new TableExport.Run(Versions.project(), spark.version(), jsc.master(), partitions, start, parquet,
+                parquet || args.has("--keep-packed"));
         TableFolders folders = where.apply(run);
         String work = args.get("--work", null);
         Material made = set ? null : asked.get(0); // the one table asked for is made, never reused

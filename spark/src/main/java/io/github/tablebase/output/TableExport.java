@@ -49,8 +49,17 @@ import org.apache.spark.sql.SparkSession;
 public final class TableExport {
     public static final String PARQUET = "parquet";
 
-    /** Facts about the run that the table itself does not hold; the wall time runs from {@code startNanos} to the manifest. */
-    public record Run(String projectVersion, String sparkVersion, String master, int partitions, long startNanos, boolean parquet) {}
+    /**
+     * Facts about the run that the table itself does not hold; the wall time runs from {@code startNanos} to the manifest.
+     * {@code bestMoves}: whether anything keeps the best moves (the Parquet rows, or packed files the run keeps); else the
+     * export searches only the marks of the compressed files, and the packed files, read only for their results, hold none.
+     */
+    public record Run(String projectVersion, String sparkVersion, String master, int partitions, long startNanos, boolean parquet,
+                      boolean bestMoves) {
+        public Run {
+            if (parquet && !bestMoves) throw new IllegalArgumentException("the Parquet rows hold the best moves");
+        }
+    }
 
     private TableExport() {}
 
@@ -78,7 +87,7 @@ public final class TableExport {
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
         boolean markCaptures = RunSettings.of(jsc).markCaptures();
         String staging = folder.staging().toString(), planes = new Path(staging, RESULT_PLANES).toString();
-        boolean parquet = run.parquet();
+        boolean parquet = run.parquet(), moves = run.bestMoves();
         FutureTask<FileEntry> seed = null;
         try {
             long[] starts = IndexedTable.partStarts(index, entriesPerFile);
@@ -91,7 +100,7 @@ public final class TableExport {
                 // solved in one task and written in one part: that task's block is the whole table, read where it is
                 jsc.setJobDescription(description);
                 written = table.partitions().map(b -> writePartAndRows(staging, index, 0, bestMoves(new Successors(material,
-                        new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size(), markCaptures, spareCores),
+                        new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size(), markCaptures, spareCores, moves),
                         starts, spareCores, parquet, smaller.hadoop())).collect();
             } else {
                 jsc.setJobDescription(material.name() + ": result planes");
@@ -103,7 +112,7 @@ public final class TableExport {
                     });
                 jsc.setJobDescription(description);
                 written = jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> writePartAndRows(staging, index, k,
-                        bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], markCaptures, spareCores),
+                        bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], markCaptures, spareCores, moves),
                         starts, spareCores, parquet, smaller.hadoop())).collect();
             }
             FileEntry seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
@@ -262,7 +271,7 @@ public final class TableExport {
      * successors}, and with {@code markCaptures} the entries their captures and promotions decide.
      */
     static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, boolean markCaptures) {
-        return bestMoves(successors, index, lo, hi, markCaptures, false);
+        return bestMoves(successors, index, lo, hi, markCaptures, false, true);
     }
 
     /** Indexes of a chunk of {@link #bestMoves} on every core: a few of them for each core keep the cores busy to the end. */
@@ -270,9 +279,11 @@ public final class TableExport {
 
     /**
      * {@link #bestMoves(Successors, PositionIndex, long, long, boolean)}, on every core when {@code everyCore}: in
-     * chunks, each filling its own range of the arrays with successors of its own (their scratch space is not shared).
+     * chunks, each filling its own range of the arrays with successors of its own (their scratch space is not shared);
+     * without {@code moves}, the marks alone (every rank {@link IndexedTable#NO_MOVE}, every move {@link PositionRows#NO_MOVE}).
      */
-    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, boolean markCaptures, boolean everyCore) {
+    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, boolean markCaptures, boolean everyCore,
+                               boolean moves) {
         int entries = Math.toIntExact(2 * (hi - lo));
         byte[] results = new byte[entries], ranks = new byte[entries];
         successors.ownResults().bytes().copy(2 * lo, results, 0, entries);
@@ -281,13 +292,14 @@ public final class TableExport {
         BestMoves b = new BestMoves(lo, results, late, ranks, codes, new BitSet());
         long chunks = everyCore ? Math.max(1, Math.min((hi - lo) / CHUNK_INDEXES, 4L * Runtime.getRuntime().availableProcessors())) : 1;
         if (chunks == 1) {
-            fillBestMoves(successors, index, b, lo, hi, markCaptures);
+            fillBestMoves(successors, index, b, lo, hi, markCaptures, moves);
             return b;
         }
         long size = (hi - lo + chunks - 1) / chunks;
         List<BitSet> marks = IntStream.range(0, (int) chunks).parallel().mapToObj(c -> {
             BestMoves part = new BestMoves(lo, results, late, ranks, codes, new BitSet()); // a BitSet of its own: they are not shared safely
-            fillBestMoves(c == 0 ? successors : successors.withOwnScratch(), index, part, lo + c * size, Math.min(hi, lo + (c + 1) * size), markCaptures);
+            fillBestMoves(c == 0 ? successors : successors.withOwnScratch(), index, part, lo + c * size, Math.min(hi, lo + (c + 1) * size),
+                    markCaptures, moves);
             return part.byExits();
         }).toList();
         for (BitSet chunk : marks) b.byExits().or(chunk);
@@ -296,9 +308,11 @@ public final class TableExport {
 
     /**
      * Fills {@code b}'s ranks, move codes and marks (its results already in place) for indexes {@code from..to-1}, the
-     * table's results read through {@code successors}.
+     * table's results read through {@code successors}; without {@code withMoves}, only the marks (a one-ply search of the
+     * captures and promotions alone, where the best move needs every move looked up until it is found).
      */
-    private static void fillBestMoves(Successors successors, PositionIndex index, BestMoves b, long from, long to, boolean markCaptures) {
+    private static void fillBestMoves(Successors successors, PositionIndex index, BestMoves b, long from, long to, boolean markCaptures,
+                                      boolean withMoves) {
         int stored = CompressedTable.storedSide(index.material()).ordinal();
         long lo = b.lo();
         byte[] results = b.results(), ranks = b.ranks();
@@ -312,7 +326,7 @@ public final class TableExport {
                 ranks[at] = (byte) IndexedTable.NO_MOVE;
                 codes[at] = PositionRows.NO_MOVE;
                 // a best move for a win or a loss (not checkmate); a mark for the stored side's legal entries, but a listed late ply's
-                boolean best = result != Result.NONE && result != Result.DRAW && result != 1, markable = markCaptures && s == stored && result == v;
+                boolean best = withMoves && result != Result.NONE && result != Result.DRAW && result != 1, markable = markCaptures && s == stored && result == v;
                 if (!best && !markable) continue;
                 if (!decoded) decoded = index.decode(i, squares);
                 int n = best ? successors.sortedLegalMoves(squares, s, moves) : successors.legalExits(squares, s, moves);

@@ -110,11 +110,20 @@ class SampleCheckTest {
         IndexedTable packedKpkp = IndexedTable.open(copy.resolve("kpkp").resolve("kpkp.tbl"));
         TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), true);
         // on every core, in chunks with successors of their own: the same planes and marks
-        TableExport.BestMoves chunked = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), true, true);
+        TableExport.BestMoves chunked = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), true, true, true);
         assertArrayEquals(b.ranks(), chunked.ranks());
         assertArrayEquals(b.moves(), chunked.moves());
         assertArrayEquals(b.results(), chunked.results());
         assertEquals(b.byExits(), chunked.byExits());
+        // with no best moves wanted, the captures and promotions alone searched: the same marks, and no moves
+        TableExport.BestMoves marksOnly = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(),
+                true, true, false);
+        assertEquals(b.byExits(), marksOnly.byExits());
+        assertArrayEquals(b.results(), marksOnly.results());
+        for (int e = 0; e < marksOnly.ranks().length; e++) {
+            assertEquals(IndexedTable.NO_MOVE, marksOnly.ranks()[e] & 0xFF);
+            assertEquals(PositionRows.NO_MOVE, marksOnly.moves()[e]);
+        }
         Path cdtm = copy.resolve("kpkp").resolve("kpkp.cdtm");
         try (OutputStream out = Files.newOutputStream(cdtm)) {
             CompressedTable.write(index, 0, index.size(), b.results(), b.byExits(), b.late(), out);
