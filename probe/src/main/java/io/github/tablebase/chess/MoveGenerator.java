@@ -267,19 +267,38 @@ public final class MoveGenerator implements Serializable {
         int mover = 1 - sideToMove;
         long occ = occupied(squares);
         int waitingKing = squares[kings[sideToMove]], n = 0;
+        // Earlier, the mover was to move: the waiting king was not in check. Found for all of a piece's origins at
+        // once: a knight or pawn that gives check now gave it before (unless it is the piece that moved), a line
+        // clear but for the square left now was blocked only by the origin, and the piece was not on a square
+        // from which it attacks the king.
+        int leaperChecks = 0, leaperChecker = -1;
+        long clearLines = 0; // pieces whose line to the king nothing but the moved piece may block
+        for (int j = 0; j < squares.length; j++) {
+            if (colors[j] != mover || j == kings[mover]) continue;
+            if (types[j] == PieceType.KNIGHT || types[j] == PieceType.PAWN) {
+                if (Attacks.attacks(types[j], mover == 0 ? Color.WHITE : Color.BLACK, squares[j], waitingKing, occ)) {
+                    leaperChecks++;
+                    leaperChecker = j;
+                }
+            } else if (Attacks.attacks(types[j], squares[j], waitingKing, 0)
+                    && Long.bitCount(Attacks.between(squares[j], waitingKing) & occ) <= 1) {
+                clearLines |= 1L << j;
+            }
+        }
+        if (leaperChecks > 1) return 0;
         for (int i = 0; i < squares.length; i++) {
-            if (colors[i] != mover || (i == kings[mover] ? !kingsToo : !others)) continue;
+            if (colors[i] != mover || (i == kings[mover] ? !kingsToo : !others) || leaperChecks == 1 && i != leaperChecker) continue;
             int now = squares[i];
             long origins = types[i] == PieceType.PAWN ? pawnOrigins(mover, now, occ) : Attacks.of(types[i], now, occ) & ~occ;
-            for (long o = origins; o != 0; o &= o - 1) {
-                int origin = Long.numberOfTrailingZeros(o);
-                if (i == kings[mover] && Square.distance(origin, waitingKing) <= 1) continue;
-                squares[i] = origin;
-                // earlier, the mover was to move: the waiting side's king must not have been in check
-                boolean legal = !attacked(squares, occ ^ 1L << now | 1L << origin, waitingKing, mover, -1);
-                squares[i] = now;
-                if (legal) out[n++] = i << 12 | origin << 6 | now;
+            long left = occ & ~(1L << now);
+            // from its origin, the piece must not attack the king (the king's own: not next to it)
+            origins &= ~(types[i] == PieceType.PAWN ? Attacks.pawn(mover == 0 ? Color.BLACK : Color.WHITE, waitingKing)
+                    : Attacks.of(types[i], waitingKing, left));
+            for (long lines = clearLines & ~(1L << i); lines != 0 && origins != 0; lines &= lines - 1) {
+                long between = Attacks.between(squares[Long.numberOfTrailingZeros(lines)], waitingKing);
+                if ((between & left) == 0) origins &= between; // open once the piece left: its origin blocked it
             }
+            for (long o = origins; o != 0; o &= o - 1) out[n++] = i << 12 | Long.numberOfTrailingZeros(o) << 6 | now;
         }
         return n;
     }
