@@ -138,7 +138,8 @@ public final class TableSolver {
         RunSettings settings = RunSettings.of(jsc);
         int filePlies = settings.bytePlies(), bytePlies = TableSlice.bytePlies(layout.gen(), filePlies);
         try (LiveHeap heap = new LiveHeap(settings.sampleLiveHeap()); FailFast failFast = new FailFast(jsc.sc());
-             PlyMeters meters = new PlyMeters(jsc.sc(), heap, progress, material, 2 * index.size())) {
+             PlyMeters meters = new PlyMeters(jsc.sc(), heap, progress, material, 2 * index.size());
+             SliceRelease release = new SliceRelease(jsc.sc())) {
             ExecutorHeaps executorHeaps = new ExecutorHeaps(jsc);
             JavaRDD<SolvedPartition> blocks;
             if (layout.partitions() == 1) {
@@ -149,7 +150,7 @@ public final class TableSolver {
                         0, index.size(), bytePlies, filePlies))));
                 stopping(failFast, blocks::count);
             } else {
-                blocks = solveOverPartitions(layout, subs, workDir, settings, start, heap, meters, failFast, executorHeaps);
+                blocks = solveOverPartitions(layout, subs, workDir, settings, start, heap, meters, failFast, release, executorHeaps);
             }
             heap.sample();
             label(material.name() + ": figures of the results");
@@ -200,7 +201,8 @@ public final class TableSolver {
 
     /** Init (or the last ply saved in {@code workDir}), then every ply over the partitions; the solved partitions, kept. */
     private JavaRDD<SolvedPartition> solveOverPartitions(Layout layout, SmallerTables subs, String workDir, RunSettings settings, long start, LiveHeap heap,
-                                                     PlyMeters meters, FailFast failFast, ExecutorHeaps executorHeaps) throws IOException {
+                                                     PlyMeters meters, FailFast failFast, SliceRelease release, ExecutorHeaps executorHeaps)
+            throws IOException {
         Material material = layout.material();
         PositionIndex index = layout.index();
         int filePlies = settings.bytePlies(), bytePlies = TableSlice.bytePlies(layout.gen(), filePlies);
@@ -221,7 +223,7 @@ public final class TableSolver {
                 material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
         PlyLineage lineage = new PlyLineage(jsc, material, work, settings.sliceStorage(), failFast, progress);
         JavaRDD<TableSlice> solved = solvePlies(layout, new PlyLineage.PlyState(slices, Math.max(resumeAt, 0), frontier, decided), lastEvent, lineage,
-                settings.failOnceAtPly(), settings.sliceStorage(), meters, executorHeaps);
+                settings.failOnceAtPly(), settings.sliceStorage(), meters, release, executorHeaps);
         heap.sample();
         JavaRDD<SolvedPartition> blocks = checkpointed(solved.map(TableSlice::solvedPartition));
         stopping(failFast, blocks::count);
@@ -260,13 +262,14 @@ public final class TableSolver {
      * nothing and no capture's result lies ahead ({@code lastEvent}); returns the last slices, kept.
      */
     private JavaRDD<TableSlice> solvePlies(Layout layout, PlyLineage.PlyState state, int lastEvent, PlyLineage lineage, int failOnceAt,
-                                           StorageLevel storage, PlyMeters meters, ExecutorHeaps executorHeaps) throws IOException {
+                                           StorageLevel storage, PlyMeters meters, SliceRelease release, ExecutorHeaps executorHeaps)
+            throws IOException {
         for (int q = state.ply() + 1; state.frontier() > 0 || q <= lastEvent; q++) {
             meters.plyStarts();
             JavaRDD<TableSlice> next = nextPly(layout, state.slices(), q, q == failOnceAt, storage, executorHeaps);
             long found;
             try {
-                found = frontier(next); // the action that makes the ply
+                found = release.releasing(jsc, state.slices(), () -> frontier(next)); // the action that makes the ply
                 lineage.made(next, q);
             } catch (Exception e) { // SparkException, checked, comes through Scala undeclared
                 next.unpersist(false);
