@@ -31,11 +31,12 @@ record RunPlan(List<Step> steps, double heapPerIndex) {
     static final double SECONDS_PER_TABLE = 2;
     /**
      * The heap a run's largest table needs at its peak, per index: the live data, as full GCs measure it
-     * ({@code spark.tablebase.sampleLiveHeap}): KRRKQ's 11.0 bytes (the slices of two plies, 8 bytes, and the capture
-     * events and frontiers), rounded up. A young GC's figure is higher (KRRKQ 20.2, KBNKN 19.6): it counts garbage
-     * that a collection would free before the JVM ran out.
+     * ({@code spark.tablebase.sampleLiveHeap}), over 8 partitions: KQQKQ 3.1 bytes, KRRKQ 3.4 (one ply's slices, 2
+     * bytes, since each partition's old slice goes as its new one is made; the copies of the tasks running; the
+     * capture events and frontiers), rounded up. A young GC's figure is higher (KRRKQ 7.7 in a 1 GB heap, 8.8 in 12 GB):
+     * it counts garbage that a collection would free before the JVM ran out.
      */
-    static final double HEAP_PER_INDEX = 8;
+    static final double HEAP_PER_INDEX = 4;
     /**
      * The same with the slices kept on the executors' disks between plies ({@code spark.tablebase.sliceStorage=DISK_ONLY}):
      * KQQKQ over 8 partitions 3.3 bytes an index at the peak after GC, KRRRKQ over 32 2.3, KBNKN's two executors 3.9

@@ -226,7 +226,7 @@ public final class TableSolver {
                 settings.failOnceAtPly(), settings.sliceStorage(), meters, release, executorHeaps);
         heap.sample();
         JavaRDD<SolvedPartition> blocks = checkpointed(solved.map(TableSlice::solvedPartition));
-        stopping(failFast, blocks::count);
+        stopping(failFast, () -> release.releasing(jsc, solved, blocks::count));
         solved.unpersist(false);
         return blocks;
     }
