@@ -18,8 +18,9 @@ import org.apache.spark.storage.RDDBlockId;
  * next ply is: the heap then holds about one copy of the table while a ply runs, not two. Nothing reads the old
  * slice after that task: its lineage is cut (each ply is {@linkplain PlyLineage#checkpointed checkpointed}), the
  * next ply's map stage reads the new slices, and a task run again or a lost executor's slices make the run go back
- * to the work folder, as before. A task that fails, or whose twin has not finished, keeps the old slice. The old
- * slice is dropped by the executor once the task that read it has let it go.
+ * to the work folder, as before. A task that fails keeps the old slice, for its retry; a speculative twin still
+ * running when the other attempt succeeds is killed, its slice not needed. The executor drops the old slice once the
+ * task that read it has let it go.
  */
 final class SliceRelease extends SparkListener implements AutoCloseable {
     /** The job property naming the RDD whose slices a ply's result tasks make obsolete. */
