@@ -6,7 +6,6 @@ import org.apache.spark.SparkContext;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.Success$;
 import org.apache.spark.api.java.JavaRDD;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.scheduler.SparkListener;
 import org.apache.spark.scheduler.SparkListenerStageCompleted;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
@@ -34,17 +33,13 @@ final class SliceRelease extends SparkListener implements AutoCloseable {
     }
 
     /** Runs {@code ply} (an action making the next slices from {@code before}) with {@code before}'s slices dropped as it goes. */
-    <T> T releasing(JavaSparkContext jsc, JavaRDD<?> before, ThrowingAction<T> ply) throws Exception {
-        jsc.setLocalProperty(RELEASES, Integer.toString(before.id()));
+    <T> T releasing(JavaRDD<?> before, TableSolver.Action<T> ply) throws Exception {
+        sc.setLocalProperty(RELEASES, Integer.toString(before.id()));
         try {
             return ply.run();
         } finally {
-            jsc.setLocalProperty(RELEASES, null);
+            sc.setLocalProperty(RELEASES, null);
         }
-    }
-
-    interface ThrowingAction<T> {
-        T run() throws Exception;
     }
 
     @Override public void onStageSubmitted(SparkListenerStageSubmitted submitted) {

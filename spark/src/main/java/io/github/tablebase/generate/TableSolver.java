@@ -226,7 +226,7 @@ public final class TableSolver {
                 settings.failOnceAtPly(), settings.sliceStorage(), meters, release, executorHeaps);
         heap.sample();
         JavaRDD<SolvedPartition> blocks = checkpointed(solved.map(TableSlice::solvedPartition));
-        stopping(failFast, () -> release.releasing(jsc, solved, blocks::count));
+        stopping(failFast, () -> release.releasing(solved, blocks::count));
         solved.unpersist(false);
         return blocks;
     }
@@ -242,7 +242,7 @@ public final class TableSolver {
     static <T> JavaRDD<T> checkpointed(JavaRDD<T> rdd) { return PlyLineage.checkpointed(rdd); }
 
     /** What a Spark action computes, or the reason {@link FailFast} stopped it. */
-    private interface Action<T> {
+    interface Action<T> {
         T run() throws Exception;
     }
 
@@ -269,7 +269,7 @@ public final class TableSolver {
             JavaRDD<TableSlice> next = nextPly(layout, state.slices(), q, q == failOnceAt, storage, executorHeaps);
             long found;
             try {
-                found = release.releasing(jsc, state.slices(), () -> frontier(next)); // the action that makes the ply
+                found = release.releasing(state.slices(), () -> frontier(next)); // the action that makes the ply
                 lineage.made(next, q);
             } catch (Exception e) { // SparkException, checked, comes through Scala undeclared
                 next.unpersist(false);

@@ -31,7 +31,7 @@ class SliceReleaseTest {
         JavaRDD<Boolean> after = before.map(p -> p < PARTS - 1 || within(20_000, () -> IntStream.range(0, PARTS - 1).anyMatch(q -> !present(id, q))));
         List<Boolean> seen;
         try (SliceRelease release = new SliceRelease(jsc.sc())) {
-            seen = release.releasing(jsc, before, after::collect);
+            seen = release.releasing(before, after::collect);
             jsc.sc().listenerBus().waitUntilEmpty();
         }
         assertTrue(seen.get(PARTS - 1), "no old block went while the ply ran");
@@ -48,7 +48,7 @@ class SliceReleaseTest {
             return p;
         });
         try (SliceRelease release = new SliceRelease(jsc.sc())) {
-            assertThrows(Exception.class, () -> release.releasing(jsc, before, after::collect));
+            assertThrows(Exception.class, () -> release.releasing(before, after::collect));
             jsc.sc().listenerBus().waitUntilEmpty();
         }
         assertTrue(within(20_000, () -> !present(id, 0)), "a task that succeeded kept its old block");
