@@ -375,8 +375,10 @@ class _Part:
         self.side, properties, lead, flags = data[48], data[49], data[50], data[51]
         dictionary, self.block_entries, crc = struct.unpack_from("<iiI", data, 52)
         blocks = -(-(self.hi - self.lo) // self.block_entries) if self.block_entries > 0 else 0
-        table_end = 64 + 16 * blocks
-        if self.material != index.material or size != index.size or flags & ~3 or len(data) < table_end:
+        # flag bit 2: each block's entry also holds its chunks' CRC-32s (8 int32), which a whole block's decoding needs not
+        stride = 48 if flags & 4 else 16
+        table_end = 64 + stride * blocks
+        if self.material != index.material or size != index.size or flags & ~7 or len(data) < table_end:
             raise CorruptTableError("%s has a header this reader does not know" % path)
         if zlib.crc32(data[64:table_end], zlib.crc32(data[:60])) != crc:
             raise CorruptTableError("%s: its header or block table does not match its CRC-32" % path)
@@ -385,7 +387,7 @@ class _Part:
         pb, rest = divmod(properties, 45)
         lp, lc = divmod(rest, 9)
         self.filters = [{"id": lzma.FILTER_LZMA1, "dict_size": dictionary, "lc": lc, "lp": lp, "pb": pb}]
-        self.blocks = [struct.unpack_from("<qiI", data, 64 + 16 * j) for j in range(blocks)]
+        self.blocks = [struct.unpack_from("<qiI", data, 64 + stride * j) for j in range(blocks)]
         end = table_end
         for offset, length, _ in self.blocks:
             if offset != end or length <= 0:

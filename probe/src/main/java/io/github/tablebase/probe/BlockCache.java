@@ -4,8 +4,8 @@ import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * The decompressed blocks of compressed tables, within a budget of bytes: a block decompressed by a lookup stays
- * until newer blocks push it out, first in first out. A lookup reads its block's slot without a lock; admitting and
+ * The decompressed blocks of compressed tables, within a budget of bytes: a block decompressed by a lookup (whole,
+ * or as far as the lookup needed) stays until newer blocks push it out, first in first out. A lookup reads its block's slot without a lock; admitting and
  * evicting take this object's lock. A block array keeps its bytes once in a slot, but for a marked entry's, which a
  * lookup may change once to the ply it found (see {@code CompressedTable}), so a lookup that still holds an evicted
  * block reads it whole.
@@ -32,15 +32,17 @@ public final class BlockCache {
     public synchronized long used() { return used; }
 
     /**
-     * Puts a decompressed block in its slot, unless another thread put it there first (that one is returned), and
-     * evicts the oldest blocks beyond the budget.
+     * Puts a decompressed block (or its first chunks) in its slot, unless another thread put as much there first (that
+     * one is returned), and evicts the oldest blocks beyond the budget. A longer array replaces a shorter one; the
+     * bytes it adds are held as one more entry of the order, so that the count stays the sum of what is held.
      */
     synchronized byte[] admit(AtomicReferenceArray<byte[]> slots, int block, byte[] data) {
         byte[] present = slots.get(block);
-        if (present != null) return present;
+        if (present != null && present.length >= data.length) return present;
+        int added = data.length - (present == null ? 0 : present.length);
         slots.set(block, data);
-        order.add(new Held(slots, block, data.length));
-        used += data.length;
+        order.add(new Held(slots, block, added));
+        used += added;
         while (used > budget && order.size() > 1) {
             Held oldest = order.poll();
             oldest.slots().set(oldest.block(), null);

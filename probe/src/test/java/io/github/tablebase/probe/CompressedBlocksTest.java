@@ -26,7 +26,8 @@ import org.tukaani.xz.LZMAOutputStream;
 /**
  * A compressed part's blocks read by hand, as docs/formats.md describes them: each block's bytes are the results in
  * the blocks' order, wins first and then losses where flag bit 1 is set; a file without that bit (as written before
- * it) is read as its bytes are; blocks of 32K entries (six pieces) and the former LZMA contexts read alike.
+ * it) is read as its bytes are; blocks of 32K entries (six pieces) and the former LZMA contexts read alike; a lookup
+ * decodes its block as far as its chunk, checked by the chunks' CRC-32s.
  */
 class CompressedBlocksTest {
     private static final PositionIndex KPK = new PositionIndex(Material.parse("KPK"));
@@ -63,9 +64,10 @@ class CompressedBlocksTest {
         ByteBuffer head = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
         long entries = head.getLong(40) - head.getLong(32);
         int dictionary = head.getInt(52), perBlock = head.getInt(56), blocks = (int) ((entries + perBlock - 1) / perBlock);
+        int stride = CompressedTable.BLOCK_ENTRY + ((file[51] & CompressedTable.CHUNK_CRCS) != 0 ? 4 * CompressedTable.CHUNKS : 0);
         byte[][] bytes = new byte[blocks][];
         for (int j = 0; j < blocks; j++) {
-            int offset = (int) head.getLong(64 + 16 * j), length = head.getInt(64 + 16 * j + 8), n = (int) Math.min(perBlock, entries - (long) j * perBlock);
+            int at = 64 + stride * j, offset = (int) head.getLong(at), length = head.getInt(at + 8), n = (int) Math.min(perBlock, entries - (long) j * perBlock);
             bytes[j] = new byte[n];
             try (InputStream in = new LZMAInputStream(new ByteArrayInputStream(file, offset, length), n, file[49], dictionary)) {
                 for (int k = 0; k < n; ) {
@@ -76,7 +78,13 @@ class CompressedBlocksTest {
             }
             CRC32 crc = new CRC32();
             crc.update(bytes[j]);
-            assertEquals(head.getInt(64 + 16 * j + 12), (int) crc.getValue(), "block " + j + "'s CRC-32");
+            assertEquals(head.getInt(at + 12), (int) crc.getValue(), "block " + j + "'s CRC-32");
+            int chunk = CompressedTable.chunkEntries(perBlock);
+            for (int c = 0; stride > CompressedTable.BLOCK_ENTRY && c < CompressedTable.CHUNKS; c++) {
+                crc.reset();
+                crc.update(bytes[j], Math.min(n, c * chunk), Math.min(n, (c + 1) * chunk) - Math.min(n, c * chunk));
+                assertEquals(head.getInt(at + 16 + 4 * c), (int) crc.getValue(), "block " + j + ", chunk " + c + "'s CRC-32");
+            }
         }
         return bytes;
     }
@@ -118,6 +126,35 @@ class CompressedBlocksTest {
         assertReads(results, side, recompressed(written(results, side, CompressedTable.BLOCK), false, 3, 3), dir.resolve("lc3pb3.cdtm"));
     }
 
+    @Test
+    void aLookupDecodesItsBlockToTheEndOfItsChunkAndChecksThatFar(@TempDir Path dir) throws Exception {
+        int side = CompressedTable.storedSide(KPK.material()).ordinal(), chunk = CompressedTable.chunkEntries(CompressedTable.BLOCK);
+        byte[] results = results(side), file = written(results, side, CompressedTable.BLOCK);
+        // block 0's chunk 5 given another CRC-32, the header's own CRC-32 made again: only that chunk reads as damaged
+        ByteBuffer head = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
+        int at = CompressedTable.HEADER + CompressedTable.BLOCK_ENTRY + 4 * 5;
+        head.putInt(at, ~head.getInt(at));
+        head.putInt(60, CompressedTable.headerCrc(Arrays.copyOf(file, CompressedTable.HEADER + (CompressedTable.BLOCK_ENTRY + 4 * CompressedTable.CHUNKS)
+                * (int) ((KPK.size() + CompressedTable.BLOCK - 1) / CompressedTable.BLOCK))));
+        Path path = dir.resolve("kpk.cdtm");
+        Files.write(path, file);
+        long first = firstStored(results, side, 0), inChunk5 = firstStored(results, side, 5L * chunk); // the index's own order: offset = index
+        BlockCache cache = new BlockCache(1 << 24);
+        CompressedTable table = CompressedTable.open(List.of(path), cache);
+        assertEquals(results[(int) (2 * first + side)] & 0xFF, table.result(first));
+        assertEquals(chunk, cache.used(), "one chunk decoded");
+        table.close();
+        CompressedTable again = CompressedTable.open(List.of(path), cache);
+        CorruptTableException e = org.junit.jupiter.api.Assertions.assertThrows(CorruptTableException.class, () -> again.result(inChunk5));
+        assertTrue(e.getMessage().endsWith("block 0 does not match its CRC-32"), e.getMessage());
+        again.close();
+    }
+
+    /** The first index from {@code from} whose stored side's result is not a don't-care. */
+    private static long firstStored(byte[] results, int side, long from) {
+        for (long i = from; ; i++) if ((results[(int) (2 * i + side)] & 0xFF) != 255) return i;
+    }
+
     /** Every entry of a part file, opened from {@code path}, as {@code results} holds it. */
     private static void assertReads(byte[] results, int side, byte[] file, Path path) throws Exception {
         Files.write(path, file);
@@ -131,14 +168,15 @@ class CompressedBlocksTest {
 
     /**
      * A part file's blocks compressed again by hand with LZMA contexts {@code lc} and {@code pb}, and with {@code
-     * resultBytes} as the result bytes themselves (flag bit 1 cleared).
+     * resultBytes} as the result bytes themselves (flag bit 1 cleared); without chunk CRC-32s (flag bit 2 cleared), as
+     * files were before them.
      */
     private static byte[] recompressed(byte[] file, boolean resultBytes, int lc, int pb) throws Exception {
         byte[][] blocks = blocks(file);
         int m = blocks.length, tableEnd = CompressedTable.HEADER + CompressedTable.BLOCK_ENTRY * m;
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         ByteBuffer head = ByteBuffer.wrap(Arrays.copyOf(file, tableEnd)).order(ByteOrder.LITTLE_ENDIAN);
-        if (resultBytes) head.put(51, (byte) (file[51] & ~2));
+        head.put(51, (byte) (file[51] & ~CompressedTable.CHUNK_CRCS & (resultBytes ? ~2 : ~0)));
         head.put(49, (byte) (pb * 45 + lc));
         LZMA2Options options = new LZMA2Options();
         options.setDictSize(head.getInt(52));
