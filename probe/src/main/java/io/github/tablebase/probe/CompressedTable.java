@@ -659,7 +659,7 @@ public final class CompressedTable implements DtmTable {
         long at = part.order().stored(i - part.lo());
         int block = (int) byBlock.quotient(at), offset = (int) (at - (long) block * blockEntries);
         byte[] bytes = part.blocks().get(block);
-        if (bytes == null || offset >= bytes.length) bytes = load(part, block, bytes == null ? offset : Integer.MAX_VALUE);
+        if (bytes == null || offset >= bytes.length) bytes = load(part, block, offset, bytes == null ? 0 : bytes.length);
         int b = bytes[offset] & 0xFF;
         return b == MARK && part.marksExits() ? BY_EXITS : late.result(2 * i + storedSide, b);
     }
@@ -669,14 +669,14 @@ public final class CompressedTable implements DtmTable {
     private int part(long i) { return partOfPair[(int) byPair.quotient(i)]; }
 
     /**
-     * Reads, decompresses and checks a block, and admits it to the cache: up to the end of the chunk that holds entry
-     * {@code offset} where the part has chunk CRC-32s (a block decoded that far is decoded whole when a later lookup
-     * needs more of it: {@code offset} past the block's entries), else whole.
+     * Reads, decompresses and checks a block, and admits it to the cache: where the part has chunk CRC-32s, up to the end
+     * of the chunk that holds entry {@code offset}, and at least twice the {@code held} entries decoded before (so
+     * that lookups further and further into a block decode it at most about twice in all), else whole.
      */
-    private byte[] load(Part part, int block, int offset) {
+    private byte[] load(Part part, int block, int offset, int held) {
         byte[] compressed = new byte[part.lengths()[block]];
         int whole = (int) Math.min(blockEntries, part.hi() - part.lo() - (long) block * blockEntries), chunk = chunkEntries(blockEntries);
-        int n = part.chunkCrcs() == null || offset >= whole ? whole : Math.min(whole, (offset / chunk + 1) * chunk);
+        int n = part.chunkCrcs() == null ? whole : Math.min(whole, Math.max(2 * held, (offset / chunk + 1) * chunk));
         byte[] bytes = new byte[n];
         try {
             readFully(part.channel(), ByteBuffer.wrap(compressed), part.offsets()[block], part.file());
