@@ -30,8 +30,8 @@ public final class KbnkTable {
         java.nio.ByteBuffer header = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         long indexes = header.getLong(40) - header.getLong(32);
         int perBlock = header.getInt(56), blocks = (int) ((indexes + perBlock - 1) / perBlock);
-        // after the 64-byte header and a 16-byte entry a block, the blocks
-        for (int at = 64 + 16 * blocks; at < bytes.length; at++) bytes[at] ^= 0x55;
+        // after the 64-byte header and a block table entry a block (48 bytes with its chunks' CRC-32s, flag bit 2), the blocks
+        for (int at = 64 + ((bytes[51] & 4) != 0 ? 48 : 16) * blocks; at < bytes.length; at++) bytes[at] ^= 0x55;
         Files.write(copy.resolve("kbnk.cdtm"), bytes);
         return copy;
     }

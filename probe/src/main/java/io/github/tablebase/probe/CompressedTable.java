@@ -100,7 +100,8 @@ public final class CompressedTable implements DtmTable {
      * its decompressed blocks, their bytes mapped back to result bytes: a block whole, or its first chunks.
      */
     private record Part(Path file, FileChannel channel, long lo, long hi, BlockOrder order, boolean marksExits, boolean winsThenLosses,
-                        long[] offsets, int[] lengths, int[] crcs, int[] chunkCrcs, AtomicReferenceArray<byte[]> blocks, LatePlies late) {}
+                        long[] offsets, int[] lengths, int[] crcs, int[] chunkCrcs, AtomicReferenceArray<byte[]> blocks,
+                        AtomicReferenceArray<Decoding> decodings, LatePlies late) {}
 
     /** Header byte 51's bit: byte {@link #MARK} stands for {@link #BY_EXITS}. */
     static final int MARKS_EXITS = 1;
@@ -154,6 +155,9 @@ public final class CompressedTable implements DtmTable {
     private final byte properties;
     private final int dictionary;
     private final BlockCache cache;
+    /** Blocks decoded in part now ({@link Decoding}s), and the most there may be: beyond, a block is decoded whole. */
+    private final java.util.concurrent.atomic.AtomicInteger decodings = new java.util.concurrent.atomic.AtomicInteger();
+    private final int mostDecodings;
     private final MoveGenerator generator;
     /** The material after each capture or promotion, by {@link #exitCode}. */
     private final MaterialChange[] exits;
@@ -180,6 +184,7 @@ public final class CompressedTable implements DtmTable {
         this.properties = properties;
         this.dictionary = dictionary;
         this.cache = cache;
+        this.mostDecodings = mostDecodings(cache.budget(), blockEntries);
         this.generator = new MoveGenerator(material);
         int pieces = material.size();
         this.exits = new MaterialChange[(pieces + 1) * (pieces + 1) * (PieceType.PROMOTIONS.length + 1)];
@@ -483,7 +488,8 @@ public final class CompressedTable implements DtmTable {
                     for (int k = 0; k < late.size(); k++)
                         if ((late.entry(k) & 1) != s) throw new CorruptTableException(file + " lists a late ply of the side it does not store");
                     parts.add(new Part(file, channel, lo, hi, BlockOrder.of(index, hi - lo, lead), (flags & MARKS_EXITS) != 0,
-                            (flags & WINS_THEN_LOSSES) != 0, offsets, lengths, crcs, chunkCrcs, new AtomicReferenceArray<>(blocks), late));
+                            (flags & WINS_THEN_LOSSES) != 0, offsets, lengths, crcs, chunkCrcs, new AtomicReferenceArray<>(blocks),
+                            new AtomicReferenceArray<>(blocks), late));
                 } catch (IOException | RuntimeException e) {
                     channel.close();
                     throw e;
@@ -605,6 +611,8 @@ public final class CompressedTable implements DtmTable {
             byte[] bytes = part.blocks().get(block);
             int offset = (int) (at - (long) block * blockEntries);
             if (bytes != null && offset < bytes.length) bytes[offset] = (byte) b;
+            Decoding decoding = part.decodings().get(block); // the bytes its next, longer copy is made from
+            if (decoding != null) decoding.remember(offset, (byte) b);
         }
         return ply;
     }
@@ -659,7 +667,7 @@ public final class CompressedTable implements DtmTable {
         long at = part.order().stored(i - part.lo());
         int block = (int) byBlock.quotient(at), offset = (int) (at - (long) block * blockEntries);
         byte[] bytes = part.blocks().get(block);
-        if (bytes == null || offset >= bytes.length) bytes = load(part, block, offset, bytes == null ? 0 : bytes.length);
+        if (bytes == null || offset >= bytes.length) bytes = load(part, block, offset);
         int b = bytes[offset] & 0xFF;
         return b == MARK && part.marksExits() ? BY_EXITS : late.result(2 * i + storedSide, b);
     }
@@ -669,43 +677,107 @@ public final class CompressedTable implements DtmTable {
     private int part(long i) { return partOfPair[(int) byPair.quotient(i)]; }
 
     /**
-     * Reads, decompresses and checks a block, and admits it to the cache: where the part has chunk CRC-32s, up to the end
-     * of the chunk that holds entry {@code offset}, and at least twice the {@code held} entries decoded before (so
-     * that lookups further and further into a block decode it at most about twice in all), else whole.
+     * The most blocks of a table decoded in part at once, each holding its decoder and a block's bytes (twice a block):
+     * an eighth of the cache's budget, at least 16.
      */
-    private byte[] load(Part part, int block, int offset, int held) {
-        byte[] compressed = new byte[part.lengths()[block]];
+    static int mostDecodings(long cacheBudget, int blockEntries) {
+        return (int) Math.max(16, Math.min(1 << 16, cacheBudget / (16L * blockEntries)));
+    }
+
+    /**
+     * Decodes a block as far as the chunk that holds entry {@code offset} (whole where the part has no chunk CRC-32s, or
+     * when {@link #mostDecodings} blocks are decoded in part already), going on from where an earlier lookup stopped,
+     * and admits what is decoded to the cache.
+     */
+    private byte[] load(Part part, int block, int offset) {
         int whole = (int) Math.min(blockEntries, part.hi() - part.lo() - (long) block * blockEntries), chunk = chunkEntries(blockEntries);
-        int n = part.chunkCrcs() == null ? whole : Math.min(whole, Math.max(2 * held, (offset / chunk + 1) * chunk));
-        byte[] bytes = new byte[n];
-        try {
-            readFully(part.channel(), ByteBuffer.wrap(compressed), part.offsets()[block], part.file());
-            try (InputStream in = new LZMAInputStream(new BlockInput(compressed), whole, properties, dictionary)) { // n of them read
-                for (int k = 0; k < n; ) {
-                    int r = in.read(bytes, k, n - k);
-                    if (r < 0) throw new CorruptTableException(part.file() + ": block " + block + " decompresses to " + k + " bytes, not " + n);
-                    k += r;
+        int n = part.chunkCrcs() == null ? whole : Math.min(whole, (offset / chunk + 1) * chunk);
+        Decoding d = part.decodings().get(block);
+        if (d == null) {
+            d = new Decoding(part, block, whole);
+            if (n < whole && decodings.incrementAndGet() <= mostDecodings) {
+                Decoding other = part.decodings().compareAndExchange(block, null, d);
+                if (other != null) {
+                    decodings.decrementAndGet();
+                    d = other;
                 }
+            } else if (n < whole) {
+                decodings.decrementAndGet();
+                n = whole;
             }
-        } catch (java.nio.channels.ClosedChannelException e) {
-            throw new IllegalStateException("this tablebase is closed");
-        } catch (CorruptTableException e) {
-            throw e;
-        } catch (IOException | RuntimeException e) { // the decoder's own refusal of damaged bytes, whatever its kind
-            throw new CorruptTableException(part.file() + ": block " + block + " does not decompress (" + e + ")");
         }
-        if (n == whole ? crc(bytes, 0, n) != part.crcs()[block] : !chunksMatch(part, block, bytes))
-            throw new CorruptTableException(part.file() + ": block " + block + " does not match its CRC-32");
-        if (part.winsThenLosses()) for (int k = 0; k < n; k++) bytes[k] = RESULT_BYTE[bytes[k] & 0xFF];
+        byte[] bytes;
+        try {
+            bytes = d.upTo(n);
+        } catch (RuntimeException e) {
+            if (part.decodings().compareAndSet(block, d, null)) decodings.decrementAndGet();
+            throw e;
+        }
+        if (bytes.length == whole && part.decodings().compareAndSet(block, d, null)) decodings.decrementAndGet();
         return cache.admit(part.blocks(), block, bytes);
     }
 
-    /** Whether the first chunks of {@code block}, all that {@code bytes} holds (whole chunks), match their CRC-32s. */
-    private boolean chunksMatch(Part part, int block, byte[] bytes) {
-        int chunk = chunkEntries(blockEntries);
-        for (int c = 0; c * chunk < bytes.length; c++)
-            if (crc(bytes, c * chunk, (c + 1) * chunk) != part.chunkCrcs()[CHUNKS * block + c]) return false;
-        return true;
+    /**
+     * A block decoded chunk by chunk: its decoder, stopped where the last lookup needed, and the bytes so far, checked
+     * and mapped back to result bytes. A lookup further into the block goes on from there, so that a block is decoded
+     * once in all. Its methods hold its lock; the arrays it hands out are never written again.
+     */
+    private final class Decoding {
+        private final Part part;
+        private final int block;
+        private final byte[] bytes;
+        private InputStream in;
+        private int decoded;
+
+        Decoding(Part part, int block, int whole) {
+            this.part = part;
+            this.block = block;
+            this.bytes = new byte[whole];
+        }
+
+        /** The block's first {@code n} bytes at least (whole chunks, or the whole block), decoded and checked. */
+        synchronized byte[] upTo(int n) {
+            if (n > decoded) {
+                try {
+                    if (in == null) {
+                        byte[] compressed = new byte[part.lengths()[block]];
+                        readFully(part.channel(), ByteBuffer.wrap(compressed), part.offsets()[block], part.file());
+                        in = new LZMAInputStream(new BlockInput(compressed), bytes.length, properties, dictionary);
+                    }
+                    for (int k = decoded; k < n; ) {
+                        int r = in.read(bytes, k, n - k);
+                        if (r < 0) throw new CorruptTableException(part.file() + ": block " + block + " decompresses to " + k + " bytes, not " + bytes.length);
+                        k += r;
+                    }
+                    if (n == bytes.length) in.close();
+                } catch (java.nio.channels.ClosedChannelException e) {
+                    throw new IllegalStateException("this tablebase is closed");
+                } catch (CorruptTableException e) {
+                    throw e;
+                } catch (IOException | RuntimeException e) { // the decoder's own refusal of damaged bytes, whatever its kind
+                    throw new CorruptTableException(part.file() + ": block " + block + " does not decompress (" + e + ")");
+                }
+                if (!matches(decoded, n)) throw new CorruptTableException(part.file() + ": block " + block + " does not match its CRC-32");
+                if (part.winsThenLosses()) for (int k = decoded; k < n; k++) bytes[k] = RESULT_BYTE[bytes[k] & 0xFF];
+                decoded = n;
+                if (n == bytes.length) in = null;
+            }
+            return decoded == bytes.length ? bytes : Arrays.copyOf(bytes, decoded);
+        }
+
+        /** A marked entry's result byte, once found (see {@link #plyOfMarked}), where the block is decoded that far. */
+        synchronized void remember(int offset, byte b) {
+            if (offset < decoded) bytes[offset] = b;
+        }
+
+        /** Whether bytes {@code from .. to - 1}, just decoded, match their chunks' CRC-32s (the block's own where it has none). */
+        private boolean matches(int from, int to) {
+            if (part.chunkCrcs() == null) return crc(bytes, 0, bytes.length) == part.crcs()[block]; // decoded whole at once
+            int chunk = chunkEntries(blockEntries);
+            for (int c = from / chunk; c * chunk < to; c++)
+                if (crc(bytes, c * chunk, Math.min(bytes.length, (c + 1) * chunk)) != part.chunkCrcs()[CHUNKS * block + c]) return false;
+            return true;
+        }
     }
 
     /**
@@ -733,6 +805,7 @@ public final class CompressedTable implements DtmTable {
     @Override public void close() {
         for (Part part : parts) {
             cache.drop(part.blocks());
+            for (int j = 0; j < part.decodings().length(); j++) part.decodings().set(j, null);
             try {
                 part.channel().close();
             } catch (IOException e) {

@@ -34,7 +34,8 @@ public final class CarriedTables {
         ByteBuffer header = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         long indexes = header.getLong(40) - header.getLong(32);
         int perBlock = header.getInt(56), blocks = (int) ((indexes + perBlock - 1) / perBlock);
-        for (int at = 64 + 16 * blocks; at < bytes.length; at++) bytes[at] ^= 0x55; // after the header and the block table
+        int entry = (bytes[51] & CompressedTable.CHUNK_CRCS) != 0 ? CompressedTable.BLOCK_ENTRY + 4 * CompressedTable.CHUNKS : CompressedTable.BLOCK_ENTRY;
+        for (int at = 64 + entry * blocks; at < bytes.length; at++) bytes[at] ^= 0x55; // after the header and the block table
         Files.write(kpk, bytes);
         return dir;
     }

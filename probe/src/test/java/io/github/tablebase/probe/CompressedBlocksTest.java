@@ -143,6 +143,9 @@ class CompressedBlocksTest {
         CompressedTable table = CompressedTable.open(List.of(path), cache);
         assertEquals(results[(int) (2 * first + side)] & 0xFF, table.result(first));
         assertEquals(chunk, cache.used(), "one chunk decoded");
+        long inChunk2 = firstStored(results, side, 2L * chunk);
+        assertEquals(results[(int) (2 * inChunk2 + side)] & 0xFF, table.result(inChunk2));
+        assertEquals(3 * chunk, cache.used(), "two more chunks decoded, the first one's copy replaced");
         table.close();
         CompressedTable again = CompressedTable.open(List.of(path), cache);
         CorruptTableException e = org.junit.jupiter.api.Assertions.assertThrows(CorruptTableException.class, () -> again.result(inChunk5));
