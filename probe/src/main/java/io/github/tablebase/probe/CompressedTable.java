@@ -155,9 +155,12 @@ public final class CompressedTable implements DtmTable {
     private final byte properties;
     private final int dictionary;
     private final BlockCache cache;
-    /** Blocks decoded in part now ({@link Decoding}s), and the most there may be: beyond, a block is decoded whole. */
-    private final java.util.concurrent.atomic.AtomicInteger decodings = new java.util.concurrent.atomic.AtomicInteger();
-    private final int mostDecodings;
+    /**
+     * The blocks decoded in part last ({@link Decoding}s), {@link #mostDecodings} at most, the oldest at {@code
+     * nextDecoding}: a block beyond them is decoded from its start again when a lookup needs more of it.
+     */
+    private final Decoding[] recentDecodings;
+    private int nextDecoding;
     private final MoveGenerator generator;
     /** The material after each capture or promotion, by {@link #exitCode}. */
     private final MaterialChange[] exits;
@@ -184,7 +187,7 @@ public final class CompressedTable implements DtmTable {
         this.properties = properties;
         this.dictionary = dictionary;
         this.cache = cache;
-        this.mostDecodings = mostDecodings(cache.budget(), blockEntries);
+        this.recentDecodings = new Decoding[mostDecodings(cache.budget(), blockEntries)];
         this.generator = new MoveGenerator(material);
         int pieces = material.size();
         this.exits = new MaterialChange[(pieces + 1) * (pieces + 1) * (PieceType.PROMOTIONS.length + 1)];
@@ -677,17 +680,16 @@ public final class CompressedTable implements DtmTable {
     private int part(long i) { return partOfPair[(int) byPair.quotient(i)]; }
 
     /**
-     * The most blocks of a table decoded in part at once, each holding its decoder and a block's bytes (twice a block):
-     * an eighth of the cache's budget, at least 16.
+     * The most blocks of a table kept decoded in part, each holding its decoder and a block's bytes (twice a block): an
+     * eighth of the cache's budget, at least 16.
      */
     static int mostDecodings(long cacheBudget, int blockEntries) {
         return (int) Math.max(16, Math.min(1 << 16, cacheBudget / (16L * blockEntries)));
     }
 
     /**
-     * Decodes a block as far as the chunk that holds entry {@code offset} (whole where the part has no chunk CRC-32s, or
-     * when {@link #mostDecodings} blocks are decoded in part already), going on from where an earlier lookup stopped,
-     * and admits what is decoded to the cache.
+     * Decodes a block as far as the chunk that holds entry {@code offset} (whole where the part has no chunk CRC-32s),
+     * going on from where an earlier lookup stopped, and admits what is decoded to the cache.
      */
     private byte[] load(Part part, int block, int offset) {
         int whole = (int) Math.min(blockEntries, part.hi() - part.lo() - (long) block * blockEntries), chunk = chunkEntries(blockEntries);
@@ -695,26 +697,28 @@ public final class CompressedTable implements DtmTable {
         Decoding d = part.decodings().get(block);
         if (d == null) {
             d = new Decoding(part, block, whole);
-            if (n < whole && decodings.incrementAndGet() <= mostDecodings) {
+            if (n < whole) {
                 Decoding other = part.decodings().compareAndExchange(block, null, d);
-                if (other != null) {
-                    decodings.decrementAndGet();
-                    d = other;
-                }
-            } else if (n < whole) {
-                decodings.decrementAndGet();
-                n = whole;
+                if (other == null) keep(d); else d = other;
             }
         }
         byte[] bytes;
         try {
             bytes = d.upTo(n);
         } catch (RuntimeException e) {
-            if (part.decodings().compareAndSet(block, d, null)) decodings.decrementAndGet();
+            part.decodings().compareAndSet(block, d, null);
             throw e;
         }
-        if (bytes.length == whole && part.decodings().compareAndSet(block, d, null)) decodings.decrementAndGet();
+        if (bytes.length == whole) part.decodings().compareAndSet(block, d, null);
         return cache.admit(part.blocks(), block, bytes);
+    }
+
+    /** Keeps {@code d} among the recent decodings, and lets the oldest go. */
+    private synchronized void keep(Decoding d) {
+        Decoding oldest = recentDecodings[nextDecoding];
+        if (oldest != null) oldest.part.decodings().compareAndSet(oldest.block, oldest, null);
+        recentDecodings[nextDecoding] = d;
+        nextDecoding = (nextDecoding + 1) % recentDecodings.length;
     }
 
     /**
@@ -803,6 +807,9 @@ public final class CompressedTable implements DtmTable {
     }
 
     @Override public void close() {
+        synchronized (this) {
+            Arrays.fill(recentDecodings, null);
+        }
         for (Part part : parts) {
             cache.drop(part.blocks());
             for (int j = 0; j < part.decodings().length(); j++) part.decodings().set(j, null);
