@@ -157,7 +157,7 @@ public final class CompressedTable implements DtmTable {
     private final BlockCache cache;
     /**
      * The blocks decoded in part last ({@link Decoding}s), {@link #mostDecodings} at most, the oldest at {@code
-     * nextDecoding}: a block beyond them is decoded from its start again when a lookup needs more of it.
+     * nextDecoding}: the oldest is decoded to its end when a new one comes, if its block is still held.
      */
     private final Decoding[] recentDecodings;
     private int nextDecoding;
@@ -699,7 +699,7 @@ public final class CompressedTable implements DtmTable {
             d = new Decoding(part, block, whole);
             if (n < whole) {
                 Decoding other = part.decodings().compareAndExchange(block, null, d);
-                if (other == null) keep(d); else d = other;
+                if (other == null) finish(keep(d)); else d = other;
             }
         }
         byte[] bytes;
@@ -713,12 +713,25 @@ public final class CompressedTable implements DtmTable {
         return cache.admit(part.blocks(), block, bytes);
     }
 
-    /** Keeps {@code d} among the recent decodings, and lets the oldest go. */
-    private synchronized void keep(Decoding d) {
+    /** Keeps {@code d} among the recent decodings; returns the oldest, which it replaces (null when none). */
+    private synchronized Decoding keep(Decoding d) {
         Decoding oldest = recentDecodings[nextDecoding];
-        if (oldest != null) oldest.part.decodings().compareAndSet(oldest.block, oldest, null);
         recentDecodings[nextDecoding] = d;
         nextDecoding = (nextDecoding + 1) % recentDecodings.length;
+        return oldest;
+    }
+
+    /**
+     * Decodes a decoding let go to its block's end and admits the block whole, if the cache still holds the part
+     * decoded (else nothing: a lookup decodes it again from its start), so that a block is decoded once in all.
+     */
+    private void finish(Decoding d) {
+        if (d == null || !d.part.decodings().compareAndSet(d.block, d, null) || d.part.blocks().get(d.block) == null) return;
+        try {
+            cache.admit(d.part.blocks(), d.block, d.upTo(d.bytes.length));
+        } catch (RuntimeException e) {
+            // damaged further in, or closed: the lookup that needs those bytes decodes them again and says so
+        }
     }
 
     /**
