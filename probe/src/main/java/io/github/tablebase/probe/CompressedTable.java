@@ -157,10 +157,13 @@ public final class CompressedTable implements DtmTable {
     private final BlockCache cache;
     /**
      * The blocks decoded in part last ({@link Decoding}s), {@link #mostDecodings} at most, the oldest at {@code
-     * nextDecoding}: the oldest is decoded to its end when a new one comes, if its block is still held.
+     * nextDecoding}. When a new one comes, the oldest is let go, and decoded to its end if the cache holds a table
+     * this size ({@code finishLetGo}: its blocks stay, and lookups further into them would come); else a lookup further
+     * in decodes that block from its start again.
      */
     private final Decoding[] recentDecodings;
     private int nextDecoding;
+    private final boolean finishLetGo;
     private final MoveGenerator generator;
     /** The material after each capture or promotion, by {@link #exitCode}. */
     private final MaterialChange[] exits;
@@ -188,6 +191,7 @@ public final class CompressedTable implements DtmTable {
         this.dictionary = dictionary;
         this.cache = cache;
         this.recentDecodings = new Decoding[mostDecodings(cache.budget(), blockEntries)];
+        this.finishLetGo = cache.budget() >= index.size();
         this.generator = new MoveGenerator(material);
         int pieces = material.size();
         this.exits = new MaterialChange[(pieces + 1) * (pieces + 1) * (PieceType.PROMOTIONS.length + 1)];
@@ -722,11 +726,11 @@ public final class CompressedTable implements DtmTable {
     }
 
     /**
-     * Decodes a decoding let go to its block's end and admits the block whole, if the cache still holds the part
-     * decoded (else nothing: a lookup decodes it again from its start), so that a block is decoded once in all.
+     * Lets a decoding go; with {@link #finishLetGo}, decodes it to its block's end and admits the block whole if the
+     * cache still holds the part decoded, so that a block is decoded once in all.
      */
     private void finish(Decoding d) {
-        if (d == null || !d.part.decodings().compareAndSet(d.block, d, null) || d.part.blocks().get(d.block) == null) return;
+        if (d == null || !d.part.decodings().compareAndSet(d.block, d, null) || !finishLetGo || d.part.blocks().get(d.block) == null) return;
         try {
             cache.admit(d.part.blocks(), d.block, d.upTo(d.bytes.length));
         } catch (RuntimeException e) {
