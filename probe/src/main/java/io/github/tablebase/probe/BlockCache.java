@@ -5,10 +5,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * The decompressed blocks of compressed tables, within a budget of bytes: a block decompressed by a lookup (whole,
- * or as far as the lookup needed) stays until newer blocks push it out, first in first out. A lookup reads its block's slot without a lock; admitting and
- * evicting take this object's lock. A block array keeps its bytes once in a slot, but for a marked entry's, which a
- * lookup may change once to the ply it found (see {@code CompressedTable}), so a lookup that still holds an evicted
- * block reads it whole.
+ * or as far as the lookup needed) stays until newer blocks push it out, first in first out. A lookup reads its
+ * block's slot without a lock; admitting and evicting take this object's lock. A block array keeps its bytes once
+ * in a slot, but for a marked entry's, which a lookup may change once to the ply it found (see {@code
+ * CompressedTable}), so a lookup that still holds an evicted block reads it whole.
  */
 public final class BlockCache {
     /** The default budget: 256 MB, or a quarter of the heap when that is less. */

@@ -741,7 +741,8 @@ public final class CompressedTable implements DtmTable {
     /**
      * A block decoded chunk by chunk: its decoder, stopped where the last lookup needed, and the bytes so far, checked
      * and mapped back to result bytes. A lookup further into the block goes on from there, so that a block is decoded
-     * once in all. Its methods hold its lock; the arrays it hands out are never written again.
+     * once in all. Its methods hold its lock; the arrays it hands out are written again only where a marked entry's
+     * ply is found ({@link #plyOfMarked}). A decoding that fails starts again from the block's start next time.
      */
     private final class Decoding {
         private final Part part;
@@ -757,7 +758,7 @@ public final class CompressedTable implements DtmTable {
         }
 
         /** The block's first {@code n} bytes at least (whole chunks, or the whole block), decoded and checked. */
-        synchronized byte[] upTo(int n) {
+        private byte[] decode(int n) {
             if (n > decoded) {
                 try {
                     if (in == null) {
@@ -784,6 +785,17 @@ public final class CompressedTable implements DtmTable {
                 if (n == bytes.length) in = null;
             }
             return decoded == bytes.length ? bytes : Arrays.copyOf(bytes, decoded);
+        }
+
+        /** {@link #decode}, or, where it fails, a decoder that starts from the block's start: its stream is past what it checked. */
+        synchronized byte[] upTo(int n) {
+            try {
+                return decode(n);
+            } catch (RuntimeException e) {
+                in = null;
+                decoded = 0;
+                throw e;
+            }
         }
 
         /** A marked entry's result byte, once found (see {@link #plyOfMarked}), where the block is decoded that far. */

@@ -153,6 +153,33 @@ class CompressedBlocksTest {
         again.close();
     }
 
+    @Test
+    void theOldestBlocksDecodedInPartAreFinishedWhereTheCacheHoldsTheTableElseLetGo(@TempDir Path dir) throws Exception {
+        int side = CompressedTable.storedSide(KPK.material()).ordinal(), block = 4096, chunk = CompressedTable.chunkEntries(block);
+        byte[] results = results(side);
+        Path path = dir.resolve("kpk.cdtm");
+        Files.write(path, written(results, side, block));
+        int blocks = (int) ((KPK.size() + block - 1) / block);
+        for (long budget : new long[] {1 << 20, KPK.size() - 1}) { // holds the table, or not
+            int kept = CompressedTable.mostDecodings(budget, block);
+            assertTrue(kept < blocks, kept + " decoders kept, " + blocks + " blocks");
+            BlockCache cache = new BlockCache(budget);
+            CompressedTable table = CompressedTable.open(List.of(path), cache);
+            long expected = 0;
+            for (int j = 0; j < blocks; j++) { // a lookup in each block's first chunk, the index's own order
+                long i = firstStored(results, side, (long) j * block);
+                assertTrue(i < (long) j * block + chunk, "an entry to read in block " + j + "'s first chunk");
+                assertEquals(results[(int) (2 * i + side)] & 0xFF, table.result(i));
+                int size = (int) Math.min(block, KPK.size() - (long) j * block);
+                expected += budget >= KPK.size() && j < blocks - kept ? size : Math.min(chunk, size);
+            }
+            assertEquals(expected, cache.used(), budget + " bytes of cache");
+            for (long i = 0; i < KPK.size(); i++) // every entry, the blocks decoded on from where they stopped
+                if ((results[(int) (2 * i + side)] & 0xFF) != 255) assertEquals(results[(int) (2 * i + side)] & 0xFF, table.result(i), "index " + i);
+            table.close();
+        }
+    }
+
     /** The first index from {@code from} whose stored side's result is not a don't-care. */
     private static long firstStored(byte[] results, int side, long from) {
         for (long i = from; ; i++) if ((results[(int) (2 * i + side)] & 0xFF) != 255) return i;
