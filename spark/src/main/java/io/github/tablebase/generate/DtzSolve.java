@@ -26,7 +26,7 @@ import java.util.Arrays;
  * <p>It holds a {@code short} an entry and a byte an index for the levels (a first step: the lean engine's one byte
  * an entry is for later). Codes past a short (wins of 16,384 plies) are refused.
  */
-final class DtzSolve {
+public final class DtzSolve {
     /** Undecided entries, by what their exits do: none, all lose in 1 ply, all lose past the rule, some draw or win. */
     private static final short UNDECIDED = -2, EXITS_LOSE_AT_ONE = -3, EXITS_LOSE_PAST_RULE = -4, CANNOT_LOSE = -5;
 
@@ -58,7 +58,7 @@ final class DtzSolve {
      * The DTZ codes of every entry {@code 2 * index + side} of {@code index}'s table under a rule of {@code rule}
      * plies; {@code exits} reads the smaller tables' DTZ codes (its own results are not used).
      */
-    static short[] solve(PositionIndex index, MoveGenerator gen, Successors exits, int rule) {
+    public static short[] solve(PositionIndex index, MoveGenerator gen, Successors exits, int rule) {
         DtzSolve s = new DtzSolve(index, gen, exits, rule);
         int top = s.markLegal();
         for (int level = top; level >= 0; level--) s.solveLevel(level);

@@ -1,0 +1,77 @@
+package io.github.tablebase.cli;
+
+import io.github.tablebase.chess.Color;
+import io.github.tablebase.chess.Material;
+import io.github.tablebase.chess.MoveGenerator;
+import io.github.tablebase.chess.PositionIndex;
+import io.github.tablebase.generate.DtzSolve;
+import io.github.tablebase.probe.Dtz;
+import io.github.tablebase.probe.EntryResults;
+import io.github.tablebase.table.Successors;
+import io.github.tablebase.table.TablePlan;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The DTZ kernel on one thread, outside Spark: a table and every smaller table it needs, each solved in memory, with
+ * per table its time, entries a second, the five results for each side to move (canonical positions) and the
+ * longest DTZ of each side with its position.
+ */
+public final class DtzBench {
+    static final String USAGE = "usage: DtzBench --endgame E [--rule PLIES]";
+
+    private DtzBench() {}
+
+    public static void main(String[] argv) {
+        System.exit(Cli.run("bench-dtz", USAGE, () -> bench(argv)));
+    }
+
+    private static int bench(String[] argv) {
+        Args args = new Args(argv, Set.of("--endgame", "--rule"), Set.of());
+        if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
+        Material asked = Material.parse(args.required("--endgame"));
+        int rule = args.positiveInt("--rule", Dtz.RULE_PLIES);
+        Map<Material, EntryResults> solved = new HashMap<>();
+        long all = System.nanoTime();
+        for (Material m : TablePlan.of(asked.tableMaterial())) {
+            Map<Material, EntryResults> smaller = new HashMap<>();
+            for (Material sub : TablePlan.exits(m)) smaller.put(sub, solved.get(sub));
+            PositionIndex index = new PositionIndex(m);
+            long start = System.nanoTime();
+            short[] codes = DtzSolve.solve(index, new MoveGenerator(m), new Successors(m, null, smaller), rule);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            solved.put(m, entry -> codes[(int) entry]);
+            Runtime rt = Runtime.getRuntime();
+            System.out.printf("%s: %,d entries in %.2f s, %,.0f entries/s, heap %,d MB%n", m.name(), codes.length, seconds,
+                    codes.length / seconds, (rt.totalMemory() - rt.freeMemory()) >> 20);
+            for (int side = 0; side < 2; side++) System.out.println("  " + sideFigures(index, codes, side, rule));
+        }
+        System.out.printf("all %d tables: %.2f s%n", solved.size(), (System.nanoTime() - all) / 1e9);
+        return 0;
+    }
+
+    /** One side to move's results (canonical positions) and longest DTZ win and loss, with a position of each. */
+    private static String sideFigures(PositionIndex index, short[] codes, int side, int rule) {
+        long[] counts = new long[5];
+        int longestWin = 0, longestLoss = -1;
+        long winAt = -1, lossAt = -1;
+        for (int e = side; e < codes.length; e += 2) {
+            if (codes[e] == Dtz.NONE) continue;
+            counts[Dtz.wdl(codes[e], rule) + 2]++;
+            int plies = Dtz.plies(codes[e]);
+            if (Dtz.wins(codes[e]) && plies > longestWin) {
+                longestWin = plies;
+                winAt = e / 2;
+            } else if (Dtz.loses(codes[e]) && plies > longestLoss) {
+                longestLoss = plies;
+                lossAt = e / 2;
+            }
+        }
+        Color c = side == 0 ? Color.WHITE : Color.BLACK;
+        return String.format("%s to move: win %,d, cursed win %,d, draw %,d, blessed loss %,d, loss %,d; longest win %s, loss %s",
+                side == 0 ? "White" : "Black", counts[4], counts[3], counts[2], counts[1], counts[0],
+                winAt < 0 ? "none" : longestWin + " plies (" + index.position(winAt, c) + ")",
+                lossAt < 0 ? "none" : longestLoss + " plies (" + index.position(lossAt, c) + ")");
+    }
+}
