@@ -30,9 +30,10 @@ import java.util.TreeMap;
  * @param seedFile KBNK's seed file, or null for any other table
  * @param subTables the tables captures and promotions lead to, each with its folder's path from this one
  * @param made the versions and the run that made the table, or null
+ * @param dtz the table's DTZ under the 50-move rule: its file and figures, or null for a table made without it
  */
 public record Manifest(String endgame, long indexSize, List<SideFigures> sides, Parquet parquet, List<FileEntry> packedFiles,
-                       List<FileEntry> compressedFiles, FileEntry seedFile, List<SubTable> subTables, Made made) {
+                       List<FileEntry> compressedFiles, FileEntry seedFile, List<SubTable> subTables, Made made, DtzFigures dtz) {
     /** The manifest's file name in a table folder. */
     public static final String FILE = "manifest.json";
 
@@ -48,6 +49,16 @@ public record Manifest(String endgame, long indexSize, List<SideFigures> sides, 
      */
     public record SideFigures(Counts canonical, Counts positions, int longestWin, int longestLoss,
                               SortedMap<Integer, Long> winIn, SortedMap<Integer, Long> lossIn) {}
+
+    /**
+     * One side to move's results under the 50-move rule (see {@link Dtz}), in canonical positions, and its longest
+     * DTZ win and loss in plies (0 for none).
+     */
+    public record DtzSide(long win, long cursedWin, long draw, long blessedLoss, long loss, int longestWin, int longestLoss)
+            implements java.io.Serializable {}
+
+    /** The DTZ file (a packed table whose result codes are {@link Dtz} codes) and each side to move's figures. */
+    public record DtzFigures(List<FileEntry> files, List<DtzSide> sides) {}
 
     /** The Parquet rows: their folder in the table's, how many, and each file. */
     public record Parquet(String path, long rows, List<FileEntry> files) {}
@@ -105,7 +116,7 @@ public record Manifest(String endgame, long indexSize, List<SideFigures> sides, 
 
     /** This manifest without its packed files (once they are deleted). */
     public Manifest withoutPackedFiles() {
-        return new Manifest(endgame, indexSize, sides, parquet, null, compressedFiles, seedFile, subTables, made);
+        return new Manifest(endgame, indexSize, sides, parquet, null, compressedFiles, seedFile, subTables, made, dtz);
     }
 
     public void write(OutputStream out) throws IOException {
@@ -148,6 +159,23 @@ public record Manifest(String endgame, long indexSize, List<SideFigures> sides, 
             m.put("master", made.master());
             m.put("partitions", made.partitions());
             m.put("wall_seconds", made.wallSeconds());
+        }
+        if (dtz != null) {
+            Map<String, Object> d = new LinkedHashMap<>();
+            d.put("files", json(dtz.files()));
+            for (int s = 0; s < 2; s++) {
+                DtzSide side = dtz.sides().get(s);
+                Map<String, Object> f = new LinkedHashMap<>();
+                f.put("win", side.win());
+                f.put("cursed_win", side.cursedWin());
+                f.put("draw", side.draw());
+                f.put("blessed_loss", side.blessedLoss());
+                f.put("loss", side.loss());
+                f.put("longest_win_plies", side.longestWin());
+                f.put("longest_loss_plies", side.longestLoss());
+                d.put(SIDES.get(s), f);
+            }
+            m.put("dtz", d);
         }
         return m;
     }
@@ -224,7 +252,21 @@ public record Manifest(String endgame, long indexSize, List<SideFigures> sides, 
                 ? new Made((String) v.get("project"), (String) v.get("spark"), (String) v.get("java"), (String) m.get("master"),
                         number(m.get("partitions")).intValue(), number(m.get("wall_seconds")).doubleValue()) : null;
         return new Manifest(endgame, indexSize.longValue(), sides, parquet, files(m.get("packed_files")), files(m.get("compressed_files")),
-                FileEntry.of(m.get("seed_file")), subTables, made);
+                FileEntry.of(m.get("seed_file")), subTables, made, dtz(m.get("dtz")));
+    }
+
+    private static DtzFigures dtz(Object json) {
+        if (!(json instanceof Map<?, ?> d)) return null;
+        List<FileEntry> files = files(d.get("files"));
+        if (files == null) throw new IllegalArgumentException("its DTZ names no file");
+        List<DtzSide> sides = new ArrayList<>();
+        for (String side : SIDES) {
+            Map<?, ?> f = (Map<?, ?>) d.get(side);
+            sides.add(new DtzSide(number(f.get("win")).longValue(), number(f.get("cursed_win")).longValue(), number(f.get("draw")).longValue(),
+                    number(f.get("blessed_loss")).longValue(), number(f.get("loss")).longValue(), number(f.get("longest_win_plies")).intValue(),
+                    number(f.get("longest_loss_plies")).intValue()));
+        }
+        return new DtzFigures(files, List.copyOf(sides));
     }
 
     private static Number number(Object json) {

@@ -1,6 +1,7 @@
 package io.github.tablebase.cli;
 
 import io.github.tablebase.chess.Material;
+import io.github.tablebase.generate.DtzSolve;
 import io.github.tablebase.generate.TableSolver;
 import io.github.tablebase.generate.WorkFolder;
 import io.github.tablebase.output.TableFolders;
@@ -23,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
@@ -47,7 +49,8 @@ final class TableRun {
     record Made(Map<Material, Double> seconds, Map<Material, TableFigures> figures) {}
 
     /** A table solved, with the smaller tables it read (released once it is written). */
-    private record Solved(SolvedTable table, SmallerTables smaller) {}
+    /** A table solved, the smaller tables it reads, and its DTZ to write beside it (null when not asked for or not possible). */
+    private record Solved(SolvedTable table, SmallerTables smaller, JavaRDD<short[]> dtz) {}
 
     TableRun(JavaSparkContext jsc, TableSolver solver, TableFolders folders, ProgressLines progress, String work, boolean keepPacked, int cores,
              FiguresLog figuresLog) {
@@ -142,13 +145,24 @@ final class TableRun {
             progress.startTable(m);
             Map<Material, TableFiles> smaller = new HashMap<>();
             for (Map.Entry<Material, CompletableFuture<TableFiles>> e : needs.entrySet()) smaller.put(e.getKey(), e.getValue().join());
-            SmallerTables subs = new SmallerTables(jsc, m, smaller);
+            boolean dtzAsked = RunSettings.of(jsc).dtz();
+            Map<Material, TableFiles> dtz = new HashMap<>();
+            if (dtzAsked)
+                for (Material sub : smaller.keySet()) {
+                    TableFiles files = folders.dtzFiles(sub);
+                    if (files != null) dtz.put(sub, files);
+                }
+            SmallerTables subs = new SmallerTables(jsc, m, smaller, dtz);
+            JavaRDD<short[]> dtzPlane = null;
+            if (dtzAsked && !TableSolver.fitsOneTask(m)) progress.note(m.name() + ": no DTZ: DTZ is solved in one task, and this table is larger than one task solves");
+            else if (dtzAsked && !subs.haveDtz()) progress.note(m.name() + ": no DTZ: a smaller table it reaches was made without its DTZ");
+            else if (dtzAsked) dtzPlane = DtzSolve.plane(jsc, m, subs);
             SolvedTable solved = solver.solve(m, subs, work, share < cores && solver.partitions(m) > 1);
             progress.solved(m);
             coresFree.solved();
             result.seconds().put(m, solved.solve().seconds());
             result.figures().put(m, solved.figures());
-            return new Solved(solved, subs);
+            return new Solved(solved, subs, dtzPlane);
         } catch (IOException e) {
             throw new CompletionException(e);
         } finally {
@@ -160,7 +174,7 @@ final class TableRun {
     private TableFiles write(Solved s, Readers readers, Cores coresFree) {
         Material m = s.table().material();
         try {
-            TableFolders.Wrote wrote = folders.write(s.table(), s.smaller());
+            TableFolders.Wrote wrote = folders.write(s.table(), s.smaller(), s.dtz());
             figuresLog.table(s.table(), wrote);
             long windows = s.smaller().windowBytesRead();
             if (windows > 0)

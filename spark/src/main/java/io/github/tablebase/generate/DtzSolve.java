@@ -1,13 +1,18 @@
 package io.github.tablebase.generate;
 
+import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.MoveGenerator;
 import io.github.tablebase.chess.PieceType;
 import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.chess.Square;
 import io.github.tablebase.probe.Dtz;
+import io.github.tablebase.table.SmallerTables;
 import io.github.tablebase.table.Successors;
 import io.github.tablebase.table.TableInvariantException;
 import java.util.Arrays;
+import java.util.List;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
 
 /**
  * The DTZ of a whole table, in one task: a retrograde analysis in plies to the next zeroing move or mate (see {@link
@@ -63,6 +68,15 @@ public final class DtzSolve {
         int top = s.markLegal();
         for (int level = top; level >= 0; level--) s.solveLevel(level);
         return s.codes;
+    }
+
+    /**
+     * The DTZ of {@code material} under the game's rule as an RDD of one partition, its codes by entry, solved by the
+     * task that reads it (the export's, which writes them): a task run again solves it again, the same way.
+     */
+    public static JavaRDD<short[]> plane(JavaSparkContext jsc, Material material, SmallerTables smaller) {
+        return jsc.parallelize(List.of(0), 1).map(x -> solve(new PositionIndex(material), new MoveGenerator(material),
+                new Successors(material, null, smaller.openDtz()), Dtz.RULE_PLIES));
     }
 
     /** Marks each entry legal (undecided) or not, and each index's pawn level; returns the highest level. */

@@ -3,6 +3,7 @@ package io.github.tablebase.output;
 import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.probe.CompressedTable;
+import io.github.tablebase.probe.Dtz;
 import io.github.tablebase.probe.EntryPlane;
 import io.github.tablebase.probe.IndexedTable;
 import io.github.tablebase.probe.LatePlies;
@@ -37,6 +38,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
@@ -81,7 +83,7 @@ public final class TableExport {
      * last Parquet file was in place.
      */
     public static Written write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
-                                            long entriesPerFile) throws IOException {
+                                            long entriesPerFile, JavaRDD<short[]> dtz) throws IOException {
         Material material = table.material();
         PositionIndex index = table.index();
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -115,11 +117,16 @@ public final class TableExport {
                         bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], markCaptures, spareCores, moves),
                         starts, spareCores, parquet, smaller.hadoop())).collect();
             }
+            DtzWritten dtzWritten = null;
+            if (dtz != null) {
+                jsc.setJobDescription(material.name() + ": DTZ under the 50-move rule");
+                dtzWritten = dtz.map(codes -> writeDtz(staging, index, codes, smaller.hadoop())).first();
+            }
             FileEntry seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
             FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
             fs.delete(new Path(planes), true);
             Manifest manifest = writeManifest(table, written.stream().map(PartWritten::part).toList(),
-                    parquet ? written.stream().map(PartWritten::rows).toList() : null, seedFile, folder, run);
+                    parquet ? written.stream().map(PartWritten::rows).toList() : null, seedFile, dtzWritten, folder, run);
             return new Written(manifest, written.stream().mapToLong(PartWritten::rowsDoneMillis).max().orElseThrow());
         } finally {
             jsc.setJobDescription(null);
@@ -366,9 +373,56 @@ public final class TableExport {
         return new FileEntry(PackedTable.FILE_NAME, PackedTable.SIZE, sha256);
     }
 
-    /** {@code partFiles}: the part files' entries; {@code parquetFiles}: the Parquet files'; {@code seed}: the seed's KBNK file, or null. */
+    /** A table's DTZ file and each side to move's figures. */
+    record DtzWritten(FileEntry file, List<Manifest.DtzSide> sides) implements Serializable {}
+
+    /**
+     * Writes a table's DTZ codes as a packed table whose results are {@link Dtz} codes (a code is a {@link Result}
+     * code: a win in n plies the code of ply 2n - 1, a loss the code of ply 2n; those past a byte listed as late
+     * plies) and no best moves, and counts each side's five results and longest DTZ.
+     */
+    static DtzWritten writeDtz(String staging, PositionIndex index, short[] codes, Configuration hadoop) throws IOException {
+        byte[] results = new byte[codes.length];
+        int late = 0;
+        for (short c : codes) if (c > Result.code(Result.MAX_PLY)) late++;
+        long[] lateEntries = new long[late];
+        int[] latePlies = new int[late];
+        long[][] counts = new long[2][5];
+        int[][] longest = new int[2][2];
+        late = 0;
+        for (int e = 0; e < codes.length; e++) {
+            int c = codes[e], side = e & 1;
+            if (c > Result.code(Result.MAX_PLY)) {
+                lateEntries[late] = e;
+                latePlies[late++] = Result.ply(c);
+                c = Result.code(Result.MAX_PLY);
+            }
+            results[e] = (byte) c;
+            if (codes[e] == Dtz.NONE) continue;
+            counts[side][Dtz.wdl(codes[e], Dtz.RULE_PLIES) + 2]++;
+            if (Dtz.wins(codes[e])) longest[side][0] = Math.max(longest[side][0], Dtz.plies(codes[e]));
+            if (Dtz.loses(codes[e])) longest[side][1] = Math.max(longest[side][1], Dtz.plies(codes[e]));
+        }
+        String name = folderName(index.material()) + DTZ_SUFFIX;
+        Path file = new Path(staging, name);
+        LatePlies plies = LatePlies.of(Result.MAX_PLY, lateEntries, latePlies);
+        String sha256 = writeAside(file, hadoop, out -> IndexedTable.writePart(index, 0, index.size(), results, new byte[codes.length], plies, out));
+        long bytes = file.getFileSystem(hadoop).getFileStatus(file).getLen();
+        List<Manifest.DtzSide> sides = new ArrayList<>();
+        for (int s = 0; s < 2; s++)
+            sides.add(new Manifest.DtzSide(counts[s][4], counts[s][3], counts[s][2], counts[s][1], counts[s][0], longest[s][0], longest[s][1]));
+        return new DtzWritten(new FileEntry(name, bytes, sha256, 0, index.size()), List.copyOf(sides));
+    }
+
+    /** The DTZ file's name after the table's folder name: {@code kqkr.dtz.tbl}. */
+    public static final String DTZ_SUFFIX = ".dtz.tbl";
+
+    /**
+     * {@code partFiles}: the part files' entries; {@code parquetFiles}: the Parquet files'; {@code seed}: the seed's KBNK
+     * file, or null; {@code dtz}: the DTZ file and figures, or null.
+     */
     private static Manifest writeManifest(SolvedTable table, List<PartFiles> partFiles, List<FileEntry> parquetFiles, FileEntry seed,
-                                          OutputFolder folder, Run run) throws IOException {
+                                          DtzWritten dtz, OutputFolder folder, Run run) throws IOException {
         Material material = table.material();
         long[][] entries = table.figures().entries(), plies = table.figures().positions();
         long rows = 0;
@@ -383,7 +437,8 @@ public final class TableExport {
         Manifest.Made made = new Manifest.Made(run.projectVersion(), run.sparkVersion(), System.getProperty("java.version"), run.master(),
                 run.partitions(), Math.round((System.nanoTime() - run.startNanos()) / 1e7) / 100.0);
         Manifest m = new Manifest(material.name(), table.index().size(), List.copyOf(sides), parquet, byIndex.stream().map(PartFiles::packed).toList(),
-                byIndex.stream().map(PartFiles::compressed).toList(), seed, subs, made);
+                byIndex.stream().map(PartFiles::compressed).toList(), seed, subs, made,
+                dtz == null ? null : new Manifest.DtzFigures(List.of(dtz.file()), dtz.sides()));
         try (OutputStream out = folder.create(Manifest.FILE)) {
             m.write(out);
         }

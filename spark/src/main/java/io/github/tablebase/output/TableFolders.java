@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.sql.SparkSession;
 
@@ -88,6 +89,12 @@ public final class TableFolders {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /** The DTZ file of a table written or found here, or null when it was made without one. */
+    public TableFiles dtzFiles(Material material) throws IOException {
+        Manifest.DtzFigures dtz = manifest(material).dtz();
+        return dtz == null ? null : files(material, folderOf(material), dtz.files());
     }
 
     /** A table written earlier: its packed files, or null when its folder keeps its compressed files alone. */
@@ -236,17 +243,17 @@ public final class TableFolders {
 
     /**
      * Writes a table just solved into its folder (aside, then renamed) and returns its files; {@code smaller} opens
-     * the tables its captures reach.
+     * the tables its captures reach; {@code dtz}, its DTZ to write too, or null.
      */
-    public Wrote write(SolvedTable table, SmallerTables smaller) throws IOException {
+    public Wrote write(SolvedTable table, SmallerTables smaller, JavaRDD<short[]> dtz) throws IOException {
         long start = System.nanoTime(), startMillis = System.currentTimeMillis();
         TableExport.Written written;
         if (table.material().equals(asked)) {
-            written = TableExport.write(spark, table, smaller, askedFolder, run, entriesPerFile);
+            written = TableExport.write(spark, table, smaller, askedFolder, run, entriesPerFile, dtz);
             askedFolder.commit();
         } else {
             try (OutputFolder folder = OutputFolder.prepare(folderOf(table.material()).toString(), false, spark.sparkContext().hadoopConfiguration())) {
-                written = TableExport.write(spark, table, smaller, folder, run, entriesPerFile);
+                written = TableExport.write(spark, table, smaller, folder, run, entriesPerFile, dtz);
                 folder.commit();
             }
         }

@@ -24,9 +24,11 @@ import org.apache.spark.storage.StorageLevel;
  * @param smallerTableBytes the largest smaller table (its result plane, 2 bytes an index) that each task maps whole
  *     (copied to the executor's disk first when it is not there); a larger one is read a king pair at a time, at most
  *     this many bytes of it held by a task ({@link KingPairWindows})
+ * @param dtz whether each table that one task can solve also gets its DTZ under the 50-move rule, where its smaller
+ *     tables have theirs (a first step: off by default)
  */
 public record RunSettings(long entriesPerPartition, long entriesPerFile, int bytePlies, boolean markCaptures, boolean sampleLiveHeap,
-                          int failOnceAtPly, StorageLevel sliceStorage, long smallerTableBytes) {
+                          int failOnceAtPly, StorageLevel sliceStorage, long smallerTableBytes, boolean dtz) {
     public static final String ENTRIES_PER_PARTITION = "spark.tablebase.entriesPerPartition";
     public static final String ENTRIES_PER_FILE = "spark.tablebase.entriesPerFile";
     public static final String BYTE_PLIES = "spark.tablebase.bytePlies";
@@ -35,6 +37,7 @@ public record RunSettings(long entriesPerPartition, long entriesPerFile, int byt
     public static final String FAIL_ONCE_AT_PLY = "spark.tablebase.failOnceAtPly";
     public static final String SLICE_STORAGE = "spark.tablebase.sliceStorage";
     public static final String SMALLER_TABLE_BYTES = "spark.tablebase.smallerTableBytes";
+    public static final String DTZ = "spark.tablebase.dtz";
 
     /** The default fewest entries in a partition: a table of up to 2^24 is solved in one task. */
     public static final long DEFAULT_ENTRIES_PER_PARTITION = 1L << 24;
@@ -57,7 +60,8 @@ public record RunSettings(long entriesPerPartition, long entriesPerFile, int byt
                 Boolean.parseBoolean(value(jsc, SAMPLE_LIVE_HEAP, "false")),
                 Integer.parseInt(value(jsc, FAIL_ONCE_AT_PLY, "-1")),
                 storageLevel(value(jsc, SLICE_STORAGE, "MEMORY_AND_DISK")),
-                bytes(SMALLER_TABLE_BYTES, value(jsc, SMALLER_TABLE_BYTES, "2g")));
+                bytes(SMALLER_TABLE_BYTES, value(jsc, SMALLER_TABLE_BYTES, "2g")),
+                Boolean.parseBoolean(value(jsc, DTZ, "false")));
     }
 
     /** A storage level by Spark's name for it, refused in one line when Spark has none of that name or it is off the heap. */

@@ -24,13 +24,21 @@ import org.apache.spark.util.LongAccumulator;
 public final class SmallerTables implements Serializable {
     private final Material material;
     private final Map<Material, TableFiles> files;
+    /** Each smaller table's DTZ file, where it has one. */
+    private final Map<Material, TableFiles> dtz;
     private final Broadcast<SerializableWritable<Configuration>> hadoop;
     private final long mappedBytes;
     /** The bytes of smaller tables read a king pair at a time, by every task of this table (Spark's accumulator: counted once a task succeeds). */
     private final LongAccumulator windowBytes;
 
     public SmallerTables(JavaSparkContext jsc, Material material, Map<Material, TableFiles> written) {
+        this(jsc, material, written, Map.of());
+    }
+
+    /** {@code dtz}: the smaller tables' DTZ files, where they have them. */
+    public SmallerTables(JavaSparkContext jsc, Material material, Map<Material, TableFiles> written, Map<Material, TableFiles> dtz) {
         this.material = material;
+        this.dtz = new HashMap<>(dtz);
         this.files = new HashMap<>();
         for (Material sub : TablePlan.exits(material)) {
             TableFiles table = written.get(sub);
@@ -60,6 +68,20 @@ public final class SmallerTables implements Serializable {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open a smaller table of " + material.name() + ": " + e.getMessage(), e);
+        }
+        return tables;
+    }
+
+    /** Whether every smaller table has its DTZ file (a table whose captures reach bare kings alone needs none). */
+    public boolean haveDtz() { return dtz.keySet().containsAll(files.keySet()); }
+
+    /** The smaller tables' DTZ, mapped whole, for one task. */
+    public Map<Material, EntryResults> openDtz() {
+        Map<Material, EntryResults> tables = new HashMap<>();
+        try {
+            for (Material sub : files.keySet()) tables.put(sub, dtz.get(sub).open(hadoop()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open the DTZ of a smaller table of " + material.name() + ": " + e.getMessage(), e);
         }
         return tables;
     }

@@ -217,7 +217,7 @@ class TablebaseTest {
         // a folder with packed files only (as written before the compressed format): the probe reads those
         Manifest m = Manifest.read(folder.resolve(Manifest.FILE));
         try (java.io.OutputStream out = Files.newOutputStream(copy.resolve(Manifest.FILE))) {
-            new Manifest(m.endgame(), m.indexSize(), m.sides(), m.parquet(), m.packedFiles(), null, m.seedFile(), m.subTables(), m.made()).write(out);
+            new Manifest(m.endgame(), m.indexSize(), m.sides(), m.parquet(), m.packedFiles(), null, m.seedFile(), m.subTables(), m.made(), m.dtz()).write(out);
         }
         Files.write(copy.resolve("kbnk.tbl"), new byte[1000]);
         CorruptTableException small = assertThrows(CorruptTableException.class, () -> Tablebase.open(copy));

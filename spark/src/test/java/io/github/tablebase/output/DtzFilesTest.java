@@ -1,0 +1,86 @@
+package io.github.tablebase.output;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.github.tablebase.SparkTestSession;
+import io.github.tablebase.chess.Material;
+import io.github.tablebase.chess.MoveGenerator;
+import io.github.tablebase.chess.PositionIndex;
+import io.github.tablebase.cli.Generate;
+import io.github.tablebase.generate.DtzSolve;
+import io.github.tablebase.probe.Dtz;
+import io.github.tablebase.probe.EntryResults;
+import io.github.tablebase.probe.IndexedTable;
+import io.github.tablebase.probe.Manifest;
+import io.github.tablebase.table.RunSettings;
+import io.github.tablebase.table.Successors;
+import io.github.tablebase.table.TablePlan;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A run asked for DTZ ({@code spark.tablebase.dtz}) writes each table's DTZ file beside it, listed in its manifest
+ * with the five results of each side: KQKR's and those of its smaller tables, each read back entry by entry equal to
+ * the kernel's solve in memory (the bigger table's from the smaller tables' files), the figures counted from them.
+ */
+class DtzFilesTest {
+    @Test
+    void aRunWritesEachTablesDtzBesideItAndItsManifestCountsIt(@TempDir Path dir) throws Exception {
+        SparkTestSession.session().conf().set(RunSettings.DTZ, "true");
+        try {
+            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", dir.resolve("kqkr").toString(), "--no-parquet"}));
+        } finally {
+            SparkTestSession.session().conf().unset(RunSettings.DTZ);
+        }
+        Map<Material, EntryResults> inMemory = new HashMap<>();
+        for (Material m : TablePlan.of(Material.parse("KQKR"))) {
+            Map<Material, EntryResults> smaller = new HashMap<>();
+            for (Material sub : TablePlan.exits(m)) smaller.put(sub, inMemory.get(sub));
+            short[] codes = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), new Successors(m, null, smaller), Dtz.RULE_PLIES);
+            inMemory.put(m, e -> codes[(int) e]);
+
+            Path folder = dir.resolve(m.name().toLowerCase());
+            Manifest manifest = Manifest.read(folder.resolve(Manifest.FILE));
+            assertNotNull(manifest.dtz(), m.name() + "'s manifest lists its DTZ");
+            Manifest.FileEntry file = manifest.dtz().files().get(0);
+            try (InputStream in = Files.newInputStream(folder.resolve(file.name()))) {
+                assertEquals(file.sha256(), Manifest.sha256(in));
+            }
+            long[][] counts = new long[2][5];
+            IndexedTable read = IndexedTable.open(folder.resolve(file.name()));
+            for (int e = 0; e < codes.length; e++) {
+                assertEquals(codes[e], read.result(e), m.name() + " entry " + e);
+                if (codes[e] != Dtz.NONE) counts[e & 1][Dtz.wdl(codes[e], Dtz.RULE_PLIES) + 2]++;
+            }
+            for (int s = 0; s < 2; s++) {
+                Manifest.DtzSide side = manifest.dtz().sides().get(s);
+                assertEquals(counts[s][4], side.win(), m.name());
+                assertEquals(counts[s][2], side.draw(), m.name());
+                assertEquals(counts[s][0], side.loss(), m.name());
+                assertEquals(counts[s][3] + counts[s][1], side.cursedWin() + side.blessedLoss(), m.name());
+            }
+            assertTrue(manifest.dtz().sides().get(0).longestWin() > 0, m.name() + " has White wins");
+        }
+        // smaller tables made without DTZ: a run asked for it reuses them and writes none for the table that reaches them
+        Path plain = dir.resolve("plain");
+        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", plain.resolve("kqkr").toString(), "--no-parquet"}));
+        try (var files = Files.walk(plain.resolve("kqkr"))) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        }
+        SparkTestSession.session().conf().set(RunSettings.DTZ, "true");
+        try {
+            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", plain.resolve("kqkr").toString(), "--no-parquet"}));
+        } finally {
+            SparkTestSession.session().conf().unset(RunSettings.DTZ);
+        }
+        assertNull(Manifest.read(plain.resolve("kqkr").resolve(Manifest.FILE)).dtz());
+    }
+}
