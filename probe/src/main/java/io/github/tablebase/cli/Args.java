@@ -19,7 +19,7 @@ final class Args {
     }
 
     /** The options that may be given more than once, each adding a value. */
-    private static final Set<String> REPEATABLE = Set.of("--conf");
+    private static final Set<String> REPEATABLE = Set.of("--conf", "--fen");
 
     private final Map<String, List<String>> options = new LinkedHashMap<>();
     private final List<String> positional = new ArrayList<>();

@@ -1,8 +1,10 @@
 package io.github.tablebase.cli;
 
 import io.github.tablebase.chess.Color;
+import io.github.tablebase.chess.Fen;
 import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.MoveGenerator;
+import io.github.tablebase.chess.Position;
 import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.generate.DtzSolve;
 import io.github.tablebase.probe.Dtz;
@@ -19,7 +21,7 @@ import java.util.Set;
  * longest DTZ of each side with its position.
  */
 public final class DtzBench {
-    static final String USAGE = "usage: DtzBench --endgame E [--rule PLIES]";
+    static final String USAGE = "usage: DtzBench --endgame E [--rule PLIES] [--fen FEN ...]";
 
     private DtzBench() {}
 
@@ -28,10 +30,12 @@ public final class DtzBench {
     }
 
     private static int bench(String[] argv) {
-        Args args = new Args(argv, Set.of("--endgame", "--rule"), Set.of());
+        Args args = new Args(argv, Set.of("--endgame", "--rule", "--fen"), Set.of());
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         Material asked = Material.parse(args.required("--endgame"));
         int rule = args.positiveInt("--rule", Dtz.RULE_PLIES);
+        for (String fen : args.all("--fen")) // refused before the solving
+            if (!Fen.parse(fen).material().tableMaterial().equals(asked.tableMaterial())) throw new Args.UsageException(fen + " is not a " + asked.name() + " position");
         Map<Material, EntryResults> solved = new HashMap<>();
         long all = System.nanoTime();
         for (Material m : TablePlan.of(asked.tableMaterial())) {
@@ -48,6 +52,12 @@ public final class DtzBench {
             for (int side = 0; side < 2; side++) System.out.println("  " + sideFigures(index, codes, side, rule));
         }
         System.out.printf("all %d tables: %.2f s%n", solved.size(), (System.nanoTime() - all) / 1e9);
+        for (String fen : args.all("--fen")) {
+            Position p = Fen.parse(fen);
+            if (!p.material().isTableMaterial()) p = p.coloursSwapped();
+            int code = solved.get(p.material()).result(2 * new PositionIndex(p.material()).index(p) + p.sideToMove().ordinal());
+            System.out.printf("%s: DTZ %d, WDL %d%n", fen, Dtz.signed(code), Dtz.wdl(code, rule));
+        }
         return 0;
     }
 
