@@ -3,6 +3,7 @@ package io.github.tablebase.probe;
 import io.github.tablebase.chess.Fen;
 import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.Move;
+import io.github.tablebase.chess.PieceType;
 import io.github.tablebase.chess.Position;
 import io.github.tablebase.chess.San;
 import io.github.tablebase.probe.ProbeResult.Category;
@@ -64,6 +65,8 @@ public final class Tablebase implements AutoCloseable {
 
     /** The tables opened, then the materials answered from their colours swapped (see {@link ColoursSwappedTable}). */
     private final Map<Material, DtmTable> tables;
+    /** The DTZ of the tables made with it (packed tables of {@link Dtz} codes), by their own material. */
+    private final Map<Material, IndexedTable> dtz;
     private final Set<Material> opened;
     private final List<Refused> refused;
     /** The refused tables by material, and their colours swapped, where no table of that material opened. */
@@ -73,7 +76,8 @@ public final class Tablebase implements AutoCloseable {
     private DtmTable last; // racy on purpose: any table read here is a whole, final-field object
     private volatile boolean closed;
 
-    private Tablebase(Map<Material, DtmTable> tables, List<Refused> refused, BlockCache cache) {
+    private Tablebase(Map<Material, DtmTable> tables, Map<Material, IndexedTable> dtz, List<Refused> refused, BlockCache cache) {
+        this.dtz = Map.copyOf(dtz);
         this.opened = Set.copyOf(tables.keySet());
         this.tables = withColoursSwapped(tables);
         this.refused = List.copyOf(refused);
@@ -130,12 +134,13 @@ public final class Tablebase implements AutoCloseable {
     public static Tablebase open(List<Path> folders, Check check, long cacheBytes, Source source) throws IOException {
         BlockCache cache = new BlockCache(cacheBytes);
         Map<Material, DtmTable> tables = new HashMap<>();
+        Map<Material, IndexedTable> dtz = new HashMap<>();
         Map<Path, Refused> refused = new java.util.LinkedHashMap<>();
         try {
             for (Path folder : folders) {
                 if (!Files.isDirectory(folder)) throw new NoSuchFileException(folder + ": no such folder (" + generateHint(folder) + ")");
                 if (Files.isRegularFile(folder.resolve(Manifest.FILE))) {
-                    openTable(folder, tables, refused, check, cache, source); // the table asked for: its failure is the open's
+                    openTable(folder, tables, dtz, refused, check, cache, source); // the table asked for: its failure is the open's
                     continue;
                 }
                 boolean any = false;
@@ -146,7 +151,7 @@ public final class Tablebase implements AutoCloseable {
                 children.sort(Comparator.naturalOrder()); // refusals reported in the same order on every machine
                 for (Path child : children)
                     if (Files.isRegularFile(child.resolve(Manifest.FILE))) {
-                        openOrRefuse(child, tables, refused, check, cache, source);
+                        openOrRefuse(child, tables, dtz, refused, check, cache, source);
                         any = true;
                     }
                 if (!any) throw new MissingTableException(folder + " holds no table: neither it nor a folder in it has a " + Manifest.FILE);
@@ -159,18 +164,19 @@ public final class Tablebase implements AutoCloseable {
             if (tables.isEmpty()) throw new MissingTableException("no folder given to open");
         } catch (IOException | RuntimeException e) {
             for (DtmTable table : tables.values()) table.close();
+            for (IndexedTable table : dtz.values()) table.close();
             throw e;
         }
-        return new Tablebase(tables, List.copyOf(refused.values()), cache);
+        return new Tablebase(tables, dtz, List.copyOf(refused.values()), cache);
     }
 
     /** {@link #openTable}, a failure kept as a {@link Refused} table instead of failing the open. */
-    private static void openOrRefuse(Path folder, Map<Material, DtmTable> tables, Map<Path, Refused> refused, Check check, BlockCache cache,
-                                     Source source) {
+    private static void openOrRefuse(Path folder, Map<Material, DtmTable> tables, Map<Material, IndexedTable> dtz, Map<Path, Refused> refused,
+                                     Check check, BlockCache cache, Source source) {
         Path key = folder.toAbsolutePath().normalize();
         if (refused.containsKey(key)) return;
         try {
-            openTable(folder, tables, refused, check, cache, source);
+            openTable(folder, tables, dtz, refused, check, cache, source);
         } catch (IOException | RuntimeException e) {
             refused.put(key, new Refused(folder, materialOf(folder), reason(e)));
         }
@@ -200,11 +206,11 @@ public final class Tablebase implements AutoCloseable {
     }
 
     /**
-     * Opens the table of a folder, then those of its manifest's sub-tables that exist (a missing one is reported when a
-     * probe needs it; a damaged one is refused).
+     * Opens the table of a folder (and its DTZ, where it was made with it), then those of its manifest's sub-tables that
+     * exist (a missing one is reported when a probe needs it; a damaged one is refused).
      */
-    private static void openTable(Path folder, Map<Material, DtmTable> tables, Map<Path, Refused> refused, Check check, BlockCache cache,
-                                  Source source) throws IOException {
+    private static void openTable(Path folder, Map<Material, DtmTable> tables, Map<Material, IndexedTable> dtz, Map<Path, Refused> refused,
+                                  Check check, BlockCache cache, Source source) throws IOException {
         Manifest manifest = Manifest.read(folder.resolve(Manifest.FILE));
         List<Manifest.FileEntry> packed = manifest.packedFiles(), compressed = manifest.compressedFiles();
         if (packed == null && compressed == null)
@@ -217,7 +223,14 @@ public final class Tablebase implements AutoCloseable {
         List<Path> files = new ArrayList<>();
         for (Manifest.FileEntry part : readCompressed ? compressed : packed) files.add(folder.resolve(part.name()));
         DtmTable table = readCompressed ? CompressedTable.open(files, cache) : IndexedTable.open(files);
+        IndexedTable dtzTable = null;
         try {
+            if (manifest.dtz() != null) {
+                dtzTable = IndexedTable.open(manifest.dtz().files().stream().map(f -> folder.resolve(f.name())).toList());
+                if (!dtzTable.material().equals(material))
+                    throw new CorruptTableException(folder + "'s DTZ file holds " + dtzTable.material() + ", its manifest says " + material);
+                if (check == Check.SHA256) for (Manifest.FileEntry part : manifest.dtz().files()) verify(folder.resolve(part.name()), part);
+            }
             if (!table.material().equals(material))
                 throw new CorruptTableException(folder + " holds " + table.material() + ", its manifest says " + material);
             if (check == Check.SHA256) {
@@ -229,13 +242,15 @@ public final class Tablebase implements AutoCloseable {
             }
         } catch (IOException | RuntimeException e) {
             table.close();
+            if (dtzTable != null) dtzTable.close();
             throw e;
         }
         tables.put(material, table);
+        if (dtzTable != null) dtz.put(material, dtzTable);
         if (manifest.subTables() != null)
             for (Manifest.SubTable sub : manifest.subTables()) {
                 Path subFolder = folder.resolve(sub.path()).normalize();
-                if (Files.isRegularFile(subFolder.resolve(Manifest.FILE))) openOrRefuse(subFolder, tables, refused, check, cache, source);
+                if (Files.isRegularFile(subFolder.resolve(Manifest.FILE))) openOrRefuse(subFolder, tables, dtz, refused, check, cache, source);
             }
     }
 
@@ -378,6 +393,47 @@ public final class Tablebase implements AutoCloseable {
         }
     }
 
+    /**
+     * DTZ under the 50-move rule, as python-chess's {@code probe_dtz} gives it (see {@link Dtz}): the plies to the next
+     * capture, pawn move or mate under play that keeps the result, positive when the side to move wins, negative when
+     * it loses, 0 for a draw or a checkmate; over 100 (under -100) for a win (loss) that the rule turns into a draw.
+     * Exact to the ply. A table made without DTZ is a {@link MissingTableException}.
+     */
+    public int probeDtz(Position position) { return Dtz.signed(dtzCode(position)); }
+
+    /**
+     * Five-valued WDL under the 50-move rule, the halfmove clock at 0 (python-chess's {@code probe_wdl}): 2 win, 1 a
+     * win the rule turns into a draw (cursed), 0 draw, -1 a loss the rule saves (blessed), -2 loss. {@link #probeWdl}
+     * is the result without the rule.
+     */
+    public int probeWdl50(Position position) { return Dtz.wdl(dtzCode(position), Dtz.RULE_PLIES); }
+
+    /** A position's {@link Dtz} code: from its table's DTZ, or, where it may take en passant, from its moves. */
+    int dtzCode(Position position) {
+        String illegal = position.illegalReason();
+        if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
+        if (position.material().size() == 2) return Dtz.DRAW;
+        if (position.enPassant() >= 0 && canTakeEnPassant(position)) {
+            List<Move> legal = position.legalMoves();
+            int best = Dtz.NONE;
+            for (Move m : legal) {
+                boolean zeroing = m.isCapture() || m.promotion() != null || position.piece(m.piece()).type() == PieceType.PAWN;
+                int worth = Dtz.byMove(dtzCode(position.play(m)), zeroing, Dtz.RULE_PLIES);
+                if (best == Dtz.NONE || Dtz.preference(worth) > Dtz.preference(best)) best = worth;
+            }
+            return best; // a pawn that may be taken en passant leaves the taker a move
+        }
+        Position stored = position.material().isTableMaterial() || !dtz.containsKey(position.material().coloursSwapped())
+                ? position : position.coloursSwapped();
+        IndexedTable table = dtz.get(stored.material());
+        if (table == null) {
+            table(position.material()); // no table at all: that error
+            throw new MissingTableException("the " + position.material() + " table was made without DTZ (generate it again with --conf "
+                    + "spark.tablebase.dtz=true)");
+        }
+        return table.result(table.entry(stored));
+    }
+
     /** Parses and probes a FEN: its result, best move, mainline and every legal move's result. */
     public ProbeResult probe(String fen) {
         return probe(position(fen));
@@ -401,6 +457,7 @@ public final class Tablebase implements AutoCloseable {
         closed = true;
         last = null; // the lookups' fast path reads no volatile field: they find no last table and ask find()
         for (DtmTable table : tables.values()) table.close();
+        for (IndexedTable table : dtz.values()) table.close();
     }
 
     /** The budget and present size of the decompressed blocks' cache, in bytes. */

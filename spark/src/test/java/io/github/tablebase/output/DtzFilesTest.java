@@ -3,10 +3,14 @@ package io.github.tablebase.output;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.tablebase.SparkTestSession;
+import io.github.tablebase.chess.Color;
+import io.github.tablebase.chess.Fen;
 import io.github.tablebase.chess.Material;
+import io.github.tablebase.chess.Position;
 import io.github.tablebase.chess.MoveGenerator;
 import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.cli.Generate;
@@ -15,6 +19,9 @@ import io.github.tablebase.probe.Dtz;
 import io.github.tablebase.probe.EntryResults;
 import io.github.tablebase.probe.IndexedTable;
 import io.github.tablebase.probe.Manifest;
+import io.github.tablebase.probe.MissingTableException;
+import io.github.tablebase.probe.Tablebase;
+import io.github.tablebase.probe.TablebaseException;
 import io.github.tablebase.table.RunSettings;
 import io.github.tablebase.table.Successors;
 import io.github.tablebase.table.TablePlan;
@@ -68,6 +75,23 @@ class DtzFilesTest {
                 assertEquals(counts[s][3] + counts[s][1], side.cursedWin() + side.blessedLoss(), m.name());
             }
             assertTrue(manifest.dtz().sides().get(0).longestWin() > 0, m.name() + " has White wins");
+            read.close();
+
+            // the probe: every seventh entry, and the same position with the colours swapped (KRKQ from KQKR's DTZ)
+            PositionIndex index = new PositionIndex(m);
+            int[] squares = new int[m.size()];
+            try (Tablebase tb = Tablebase.open(folder, Tablebase.Check.SHA256)) {
+                for (int e = 0; e < codes.length; e += 7) {
+                    if (codes[e] == Dtz.NONE) continue;
+                    index.decode(e / 2, squares);
+                    Position p = new Position(m, squares, e % 2 == 0 ? Color.WHITE : Color.BLACK);
+                    assertEquals(Dtz.signed(codes[e]), tb.probeDtz(p), p::toString);
+                    assertEquals(Dtz.wdl(codes[e], Dtz.RULE_PLIES), tb.probeWdl50(p.coloursSwapped()), p::toString);
+                }
+            }
+        }
+        try (Tablebase tb = Tablebase.open(dir.resolve("kqkr"))) { // a position the checks above cannot reach: bare kings
+            assertEquals(0, tb.probeDtz(Fen.parse("8/8/8/8/8/2k5/8/K7 w - - 0 1")));
         }
         // smaller tables made without DTZ: a run asked for it reuses them and writes none for the table that reaches them
         Path plain = dir.resolve("plain");
@@ -82,5 +106,9 @@ class DtzFilesTest {
             SparkTestSession.session().conf().unset(RunSettings.DTZ);
         }
         assertNull(Manifest.read(plain.resolve("kqkr").resolve(Manifest.FILE)).dtz());
+        try (Tablebase tb = Tablebase.open(plain.resolve("kqkr"))) {
+            TablebaseException e = assertThrows(MissingTableException.class, () -> tb.probeDtz(Fen.parse("8/8/8/8/8/2k5/1r6/KQ6 w - - 0 1")));
+            assertTrue(e.getMessage().contains("without DTZ"), e.getMessage());
+        }
     }
 }
