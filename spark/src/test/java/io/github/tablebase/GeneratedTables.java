@@ -15,7 +15,7 @@ import java.util.Map;
 public final class GeneratedTables {
     private static Path root;
     private static final Map<String, Path> FOLDERS = new HashMap<>();
-    private static Path latePlies;
+    private static Path latePlies, dtz;
 
     /** The plies a result byte holds in {@link #latePliesKqkr()}'s tables. */
     public static final int LATE_BYTE_PLIES = 31;
@@ -61,6 +61,22 @@ public final class GeneratedTables {
             conf.unset(io.github.tablebase.table.RunSettings.ENTRIES_PER_FILE);
         }
         latePlies = folder;
+        return folder;
+    }
+
+    /** A folder of KQKR and its smaller tables made with their DTZ ({@code spark.tablebase.dtz}), without Parquet rows: generated on first use. */
+    public static synchronized Path dtzKqkr() throws Exception {
+        if (dtz != null) return dtz;
+        org.apache.spark.sql.RuntimeConfig conf = SparkTestSession.session().conf();
+        Path folder = TestFolders.create("dtz");
+        conf.set(io.github.tablebase.table.RunSettings.DTZ, "true");
+        try {
+            int exit = Generate.generate(new String[] {"--endgame", "KQKR", "--out", folder.resolve("kqkr").toString(), "--no-parquet"});
+            if (exit != 0) throw new IllegalStateException("generate KQKR with DTZ exited with " + exit);
+        } finally {
+            conf.unset(io.github.tablebase.table.RunSettings.DTZ);
+        }
+        dtz = folder;
         return folder;
     }
 }

@@ -87,6 +87,7 @@ public final class Probe {
         out.println("  " + (white ? "White" : "Black") + " to move: " + result(r));
         if (r.bestMove() != null)
             out.printf("  best %s: %s (%s)%n", r.category() == ProbeResult.Category.LOSS ? "defence" : "move", San.of(r.position(), r.bestMove()), r.bestMove().uci());
+        if (r.dtz() != null) out.println("  50-move rule: " + underRule(r));
         if (!r.mainline().isEmpty()) {
             out.printf("  mainline, %d plies to checkmate:%n", r.mainline().size());
             out.println("    " + San.line(r.position(), r.mainline()));
@@ -107,6 +108,17 @@ public final class Probe {
             case LOSS -> r.dtm() == 0 ? mover + " is checkmated" : mover + " is lost in " + r.dtm() + " (" + other + " mates in " + r.dtm() + ")";
             case DRAW -> r.position().isStalemate() ? "draw (stalemate)" : "draw" + capture(r.moves());
         };
+    }
+
+    /** The result under the 50-move rule and the DTZ-optimal move, for a table made with DTZ. */
+    private static String underRule(ProbeResult r) {
+        int dtz = r.dtz(), plies = Math.abs(dtz);
+        String result = r.category() == ProbeResult.Category.DRAW ? "draw"
+                : r.category() == ProbeResult.Category.WIN ? (plies <= 100 ? "win" : "cursed win (a draw under the rule)")
+                : dtz == 0 ? "checkmated" : plies <= 100 ? "loss" : "blessed loss (the rule saves it)";
+        String line = result + (dtz == 0 ? "" : ", DTZ " + dtz + " (plies to a capture, pawn move or mate)");
+        return r.dtzBestMove() == null || dtz == 0 ? line : line + "; DTZ-optimal move " + San.of(r.position(), r.dtzBestMove())
+                + " (" + r.dtzBestMove().uci() + ")";
     }
 
     /** Why the side to move draws, when it is by taking a piece. */

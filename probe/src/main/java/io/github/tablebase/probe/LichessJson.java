@@ -14,11 +14,13 @@ import java.util.Map;
 /**
  * A probe in the shape of the Lichess tablebase API ({@code GET /standard} and {@code /standard/mainline} of
  * lila-tablebase), so that a tool written for it works against {@code jobs/serve}: DTM signed and in plies (positive
- * when the side to move mates), the fields of a position and of each legal move, best first. The tables hold DTM
- * without the 50-move rule, so {@code dtz} and {@code precise_dtz} are null ("unknown" in that API) and the category
- * says what DTM alone proves: {@code win} or {@code loss} where the mate comes before the halfmove clock of the FEN
- * reaches 100, {@code maybe-win} or {@code maybe-loss} where the rule might make it a draw, {@code cursed-win} or
- * {@code blessed-loss} once the clock already stands at 100.
+ * when the side to move mates), the fields of a position and of each legal move, best first (by DTM). Where the table
+ * was made with DTZ, {@code dtz} and {@code precise_dtz} are its DTZ (exact: both the same) and the category follows
+ * the 50-move rule from the FEN's halfmove clock: {@code win} or {@code loss} where the next zeroing move or mate
+ * comes before the clock reaches 100, {@code cursed-win} or {@code blessed-loss} where it does not. Without DTZ they
+ * are null ("unknown" in that API) and the category says what DTM alone proves: {@code win} or {@code loss} where the
+ * mate comes before the clock reaches 100, {@code maybe-win} or {@code maybe-loss} where the rule might make it a
+ * draw, {@code cursed-win} or {@code blessed-loss} once the clock already stands at 100. A mainline's steps give no DTZ.
  */
 public final class LichessJson {
     private LichessJson() {}
@@ -31,8 +33,8 @@ public final class LichessJson {
 
     /** The answer of {@code GET /standard}: the position's fields, its category, and every legal move's, best first. */
     public static Map<String, Object> standard(ProbeResult r, int halfmoves) {
-        Map<String, Object> m = positionFields(r.position(), r.category(), r.dtm());
-        m.put("category", category(r.category(), r.dtm(), halfmoves));
+        Map<String, Object> m = positionFields(r.position(), r.category(), r.dtm(), r.dtz());
+        m.put("category", category(r.category(), r.dtm(), r.dtz(), halfmoves));
         List<Map<String, Object>> moves = new ArrayList<>(r.moves().size());
         for (MoveResult move : r.moves()) moves.add(move(r.position(), move, halfmoves));
         m.put("moves", moves);
@@ -66,8 +68,8 @@ public final class LichessJson {
             case DRAW -> null;
         };
         m.put("winner", winner == null ? null : String.valueOf(winner));
-        m.put("dtz", null);
-        m.put("precise_dtz", null);
+        m.put("dtz", r.dtz());
+        m.put("precise_dtz", r.dtz());
         return m;
     }
 
@@ -80,21 +82,21 @@ public final class LichessJson {
         m.put("san", r.san());
         m.put("zeroing", pawn || move.isCapture());
         m.put("conversion", move.isCapture() || move.promotion() != null);
-        m.putAll(positionFields(after, r.category(), r.dtm()));
-        m.put("category", category(r.category(), r.dtm(), pawn || move.isCapture() ? 0 : halfmoves + 1));
+        m.putAll(positionFields(after, r.category(), r.dtm(), r.dtz()));
+        m.put("category", category(r.category(), r.dtm(), r.dtz(), pawn || move.isCapture() ? 0 : halfmoves + 1));
         return m;
     }
 
     /** The fields lila-tablebase gives a position, in its order; {@code dtm} the distance in moves as the probe has it. */
-    private static Map<String, Object> positionFields(Position p, Category category, Integer dtm) {
+    private static Map<String, Object> positionFields(Position p, Category category, Integer dtm, Integer dtz) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("checkmate", category == Category.LOSS && dtm == 0);
         m.put("stalemate", category == Category.DRAW && p.isStalemate());
         m.put("variant_win", false);
         m.put("variant_loss", false);
         m.put("insufficient_material", p.insufficientMaterial());
-        m.put("dtz", null);
-        m.put("precise_dtz", null);
+        m.put("dtz", dtz);
+        m.put("precise_dtz", dtz);
         m.put("dtm", signedPlies(category, dtm));
         return m;
     }
@@ -108,11 +110,15 @@ public final class LichessJson {
         };
     }
 
-    /** What DTM alone proves under the 50-move rule, the halfmove clock at {@code halfmoves}. */
-    static String category(Category category, Integer dtm, int halfmoves) {
+    /**
+     * The result under the 50-move rule, the halfmove clock at {@code halfmoves}: from DTZ where it is known (the next
+     * zeroing move or mate must come by the clock's 100th ply), else what DTM alone proves.
+     */
+    static String category(Category category, Integer dtm, Integer dtz, int halfmoves) {
         if (category == Category.DRAW) return "draw";
         boolean win = category == Category.WIN;
         if (!win && dtm == 0) return "loss"; // checkmated: the rule cannot save a mated king
+        if (dtz != null) return Math.abs(dtz) + halfmoves <= 100 ? (win ? "win" : "loss") : (win ? "cursed-win" : "blessed-loss");
         if (halfmoves >= 100) return win ? "cursed-win" : "blessed-loss";
         if (Math.abs(signedPlies(category, dtm)) <= 100 - halfmoves) return win ? "win" : "loss";
         return win ? "maybe-win" : "maybe-loss";

@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * The JSON form of a probe, shared by {@code probe --json} and the web server's {@code /api/probe}; its
  * fields follow the lichess tablebase API: {@code fen, category, dtm, best_move, mainline, moves[]}, with the
- * mainline in SAN as well.
+ * mainline in SAN as well; a table made with DTZ adds {@code dtz} (signed, as {@link Tablebase#probeDtz}) and
+ * {@code dtz_best_move}, and each move's {@code dtz}.
  */
 public final class ProbeJson {
     private ProbeJson() {}
@@ -23,6 +24,10 @@ public final class ProbeJson {
         m.put("side_to_move", String.valueOf(r.position().sideToMove().fenLetter()));
         m.put("category", r.category().label());
         m.put("dtm", r.dtm());
+        if (r.dtz() != null) {
+            m.put("dtz", r.dtz());
+            m.put("dtz_best_move", r.dtzBestMove() == null ? null : r.dtzBestMove().uci());
+        }
         m.put("checkmate", r.position().isCheckmate());
         m.put("stalemate", r.position().isStalemate());
         m.put("best_move", r.bestMove() == null ? null : r.bestMove().uci());
@@ -59,6 +64,7 @@ public final class ProbeJson {
         m.put("san", r.san());
         m.put("category", r.category().label());
         m.put("dtm", r.dtm());
+        if (r.dtz() != null) m.put("dtz", r.dtz());
         return m;
     }
 }

@@ -12,9 +12,12 @@ import java.util.List;
  *            the opponent mates in dtm, 0 = checkmated; for KBNK, SPEC's value), null for a draw
  * @param bestMove null when the side to move has no legal move
  * @param mainline best play to checkmate: 2*dtm-1 plies from a win, 2*dtm from a loss, empty for a draw
+ * @param dtz DTZ under the 50-move rule as {@link Tablebase#probeDtz} gives it, or null for a table made without DTZ
+ * @param dtzBestMove the move that keeps the result under the 50-move rule quickest to its next zeroing move (the
+ *            winner's) or slowest (the loser's), among those the first of {@code moves}; null without DTZ or a legal move
  */
 public record ProbeResult(Position position, Category category, Integer dtm, Move bestMove, List<Move> mainline,
-                          List<MoveResult> moves) {
+                          List<MoveResult> moves, Integer dtz, Move dtzBestMove) {
 
     /** The result for the side to move. */
     public enum Category {
@@ -25,7 +28,8 @@ public record ProbeResult(Position position, Category category, Integer dtm, Mov
 
     /**
      * A legal move and what it leads to: {@code category} and {@code dtm} are those of the position after it,
-     * for the side to move there (a White move that keeps the win leads to a "loss" for Black).
+     * for the side to move there (a White move that keeps the win leads to a "loss" for Black); {@code dtz} too, null
+     * where that table was made without DTZ.
      */
-    public record MoveResult(Move move, String san, Category category, Integer dtm) {}
+    public record MoveResult(Move move, String san, Category category, Integer dtm, Integer dtz) {}
 }

@@ -417,8 +417,7 @@ public final class Tablebase implements AutoCloseable {
             List<Move> legal = position.legalMoves();
             int best = Dtz.NONE;
             for (Move m : legal) {
-                boolean zeroing = m.isCapture() || m.promotion() != null || position.piece(m.piece()).type() == PieceType.PAWN;
-                int worth = Dtz.byMove(dtzCode(position.play(m)), zeroing, Dtz.RULE_PLIES);
+                int worth = Dtz.byMove(dtzCode(position.play(m)), zeroing(position, m), Dtz.RULE_PLIES);
                 if (best == Dtz.NONE || Dtz.preference(worth) > Dtz.preference(best)) best = worth;
             }
             return best; // a pawn that may be taken en passant leaves the taker a move
@@ -446,8 +445,42 @@ public final class Tablebase implements AutoCloseable {
         int ply = ply(position);
         List<MoveResult> moves = rankedMoves(position, ply);
         Move best = moves.isEmpty() ? null : moves.get(0).move();
-        return new ProbeResult(position, category(ply), ply < 0 ? null : (ply + 1) / 2, best, mainline(position, ply, best), moves);
+        Integer dtz = dtzOrNull(position);
+        Move dtzBest = null;
+        if (dtz != null) {
+            int bestWorth = Dtz.NONE;
+            for (MoveResult m : moves) {
+                if (m.dtz() == null) continue; // a capture into a table without DTZ: not weighed
+                int worth = Dtz.byMove(code(m.dtz(), m.category()), zeroing(position, m.move()), Dtz.RULE_PLIES);
+                if (bestWorth == Dtz.NONE || Dtz.preference(worth) > Dtz.preference(bestWorth)) {
+                    bestWorth = worth;
+                    dtzBest = m.move();
+                }
+            }
+        }
+        return new ProbeResult(position, category(ply), ply < 0 ? null : (ply + 1) / 2, best, mainline(position, ply, best), moves, dtz, dtzBest);
     }
+
+    /** A position's signed DTZ, or null where its table (or one its en-passant captures reach) was made without DTZ. */
+    private Integer dtzOrNull(Position position) {
+        Material m = position.material();
+        if (m.size() > 2 && !dtz.containsKey(m) && !dtz.containsKey(m.coloursSwapped())) return null;
+        try {
+            return probeDtz(position);
+        } catch (MissingTableException e) {
+            return null;
+        }
+    }
+
+    /** The {@link Dtz} code of a signed DTZ, the side to move's result ({@code category}) telling a checkmate from a draw. */
+    private static int code(int signed, Category category) {
+        if (signed > 0) return Dtz.win(signed);
+        if (signed < 0 || category == Category.LOSS) return Dtz.loss(-signed);
+        return Dtz.DRAW;
+    }
+
+    /** Whether a move sets the halfmove clock to 0: a capture or a pawn move. */
+    static boolean zeroing(Position p, Move m) { return m.isCapture() || p.piece(m.piece()).type() == PieceType.PAWN; }
 
     /**
      * Later probes fail. The compressed tables' files are closed and their blocks dropped from the cache; the packed
@@ -547,7 +580,8 @@ public final class Tablebase implements AutoCloseable {
             int after = ply(next);
             plyAfter.put(m, after);
             boolean check = next.inCheck(); // mate is ply 0 after it: the table knows, no moves to generate
-            moves.add(new MoveResult(m, San.of(position, m, legal, check, check && after == 0), category(after), after < 0 ? null : (after + 1) / 2));
+            moves.add(new MoveResult(m, San.of(position, m, legal, check, check && after == 0), category(after), after < 0 ? null : (after + 1) / 2,
+                    dtzOrNull(next)));
         }
         Move stored = ply <= 0 ? null : bestMove(position, legal, ply, m -> plyAfter.get(m) == ply - 1);
         moves.sort(Comparator.comparingInt((MoveResult r) -> preference(r.category(), r.dtm() == null ? 0 : r.dtm()))

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.tablebase.GeneratedTables;
 import io.github.tablebase.KbnkTable;
 import io.github.tablebase.chess.Fen;
 import io.github.tablebase.chess.Move;
@@ -42,6 +43,24 @@ class ProbeCliTest {
         CliRun twice = run("", "--table", table, "--table", table, WIN);
         assertEquals(2, twice.exit());
         assertTrue(twice.err().startsWith("probe: --table is given twice"), twice.err());
+    }
+
+    /** A table made with DTZ: the text tells the result under the 50-move rule, its DTZ and DTZ-optimal move; the JSON has them. */
+    @Test
+    void aTableWithDtzToldUnderTheFiftyMoveRule() throws Exception {
+        String kqkr = GeneratedTables.dtzKqkr().resolve("kqkr").toString(), fen = "8/8/8/8/8/2k5/1r6/KQ6 w - - 0 1";
+        ProbeResult expected;
+        try (Tablebase t = Tablebase.open(Path.of(kqkr))) {
+            expected = t.probe(fen);
+        }
+        CliRun text = run("", "--table", kqkr, fen);
+        assertEquals(0, text.exit(), text.err());
+        assertTrue(text.out().contains("50-move rule: win, DTZ " + expected.dtz() + " (plies to a capture, pawn move or mate); DTZ-optimal move ")
+                && text.out().contains("(" + expected.dtzBestMove().uci() + ")"), text.out());
+        CliRun json = run("", "--table", kqkr, "--json", fen);
+        assertTrue(json.out().contains("\"dtz\":" + expected.dtz()) && json.out().contains("\"dtz_best_move\":\"" + expected.dtzBestMove().uci() + "\""), json.out());
+        CliRun plain = run("", "--table", table, WIN); // KBNK made without DTZ: no such line
+        assertTrue(!plain.out().contains("50-move rule") && plain.out().contains("mates in"), plain.out());
     }
 
     @Test

@@ -6,10 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.github.tablebase.GeneratedTables;
 import io.github.tablebase.SparkTestSession;
 import io.github.tablebase.chess.Color;
 import io.github.tablebase.chess.Fen;
 import io.github.tablebase.chess.Material;
+import io.github.tablebase.chess.Move;
 import io.github.tablebase.chess.Position;
 import io.github.tablebase.chess.MoveGenerator;
 import io.github.tablebase.chess.PositionIndex;
@@ -18,7 +20,9 @@ import io.github.tablebase.generate.DtzSolve;
 import io.github.tablebase.probe.Dtz;
 import io.github.tablebase.probe.EntryResults;
 import io.github.tablebase.probe.IndexedTable;
+import io.github.tablebase.probe.LichessJson;
 import io.github.tablebase.probe.Manifest;
+import io.github.tablebase.probe.ProbeResult;
 import io.github.tablebase.probe.MissingTableException;
 import io.github.tablebase.probe.Tablebase;
 import io.github.tablebase.probe.TablebaseException;
@@ -40,13 +44,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DtzFilesTest {
     @Test
-    void aRunWritesEachTablesDtzBesideItAndItsManifestCountsIt(@TempDir Path dir) throws Exception {
-        SparkTestSession.session().conf().set(RunSettings.DTZ, "true");
-        try {
-            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", dir.resolve("kqkr").toString(), "--no-parquet"}));
-        } finally {
-            SparkTestSession.session().conf().unset(RunSettings.DTZ);
-        }
+    void aRunWritesEachTablesDtzBesideItAndItsManifestCountsIt(@TempDir Path tmp) throws Exception {
+        Path dir = GeneratedTables.dtzKqkr();
         Map<Material, EntryResults> inMemory = new HashMap<>();
         for (Material m : TablePlan.of(Material.parse("KQKR"))) {
             Map<Material, EntryResults> smaller = new HashMap<>();
@@ -87,6 +86,20 @@ class DtzFilesTest {
                     Position p = new Position(m, squares, e % 2 == 0 ? Color.WHITE : Color.BLACK);
                     assertEquals(Dtz.signed(codes[e]), tb.probeDtz(p), p::toString);
                     assertEquals(Dtz.wdl(codes[e], Dtz.RULE_PLIES), tb.probeWdl50(p.coloursSwapped()), p::toString);
+                    if (e % 97 != 0) continue;
+                    // a whole probe: its DTZ, a DTZ-optimal move whose worth is the position's, Lichess's fields
+                    ProbeResult r = tb.probe(p);
+                    assertEquals(Dtz.signed(codes[e]), r.dtz(), p::toString);
+                    if (r.moves().isEmpty()) continue;
+                    Move best = r.dtzBestMove();
+                    Position after = p.play(best);
+                    int afterCode = after.material().size() == 2 ? Dtz.DRAW
+                            : inMemory.get(after.material().tableMaterial()).result(entryOf(after.material().isTableMaterial() ? after : after.coloursSwapped()));
+                    assertEquals(codes[e], Dtz.byMove(afterCode, best.isCapture(), Dtz.RULE_PLIES), p + " " + best.uci());
+                    Map<String, Object> lichess = LichessJson.standard(r, 0);
+                    assertEquals(r.dtz(), lichess.get("dtz"));
+                    int wdl = Dtz.wdl(codes[e], Dtz.RULE_PLIES);
+                    assertEquals(wdl == 2 ? "win" : wdl == -2 ? "loss" : wdl == 0 ? "draw" : wdl == 1 ? "cursed-win" : "blessed-loss", lichess.get("category"), p::toString);
                 }
             }
         }
@@ -94,7 +107,7 @@ class DtzFilesTest {
             assertEquals(0, tb.probeDtz(Fen.parse("8/8/8/8/8/2k5/8/K7 w - - 0 1")));
         }
         // smaller tables made without DTZ: a run asked for it reuses them and writes none for the table that reaches them
-        Path plain = dir.resolve("plain");
+        Path plain = tmp.resolve("plain");
         assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", plain.resolve("kqkr").toString(), "--no-parquet"}));
         try (var files = Files.walk(plain.resolve("kqkr"))) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
@@ -110,5 +123,9 @@ class DtzFilesTest {
             TablebaseException e = assertThrows(MissingTableException.class, () -> tb.probeDtz(Fen.parse("8/8/8/8/8/2k5/1r6/KQ6 w - - 0 1")));
             assertTrue(e.getMessage().contains("without DTZ"), e.getMessage());
         }
+    }
+
+    private static long entryOf(Position p) {
+        return 2 * new PositionIndex(p.material()).index(p) + p.sideToMove().ordinal();
     }
 }
