@@ -118,7 +118,9 @@ class ProbeServerTest {
         int plies = p.material().size() == 2 ? 0 : table.probeDtmPlies(p).orElse(0);
         boolean drawn = p.material().size() == 2 || table.probeWdl(p) == 0, mated = p.isCheckmate();
         assertEquals(plies, ((Number) j.get("dtm")).intValue(), where);
-        assertTrue(j.containsKey("dtz") && j.get("dtz") == null && j.containsKey("precise_dtz") && j.get("precise_dtz") == null, where);
+        // these tables were made without DTZ: unknown, but for bare kings, a draw whose DTZ is 0
+        for (String field : List.of("dtz", "precise_dtz"))
+            assertTrue(j.containsKey(field) && (p.material().size() == 2 ? j.get(field) instanceof Number n && n.intValue() == 0 : j.get(field) == null), where + ": " + j);
         assertEquals(mated, j.get("checkmate"), where);
         assertEquals(p.isStalemate(), j.get("stalemate"), where);
         assertEquals(false, j.get("variant_win"));
