@@ -64,18 +64,13 @@ public final class GeneratedTables {
         return folder;
     }
 
-    /** A folder of KQKR and its smaller tables made with their DTZ ({@code spark.tablebase.dtz}), without Parquet rows: generated on first use. */
+    /** A folder of KQKR and its smaller tables made with their DTZ ({@code --dtz}), without Parquet rows: generated on first use. */
     public static synchronized Path dtzKqkr() throws Exception {
         if (dtz != null) return dtz;
-        org.apache.spark.sql.RuntimeConfig conf = SparkTestSession.session().conf();
+        SparkTestSession.get();
         Path folder = TestFolders.create("dtz");
-        conf.set(io.github.tablebase.table.RunSettings.DTZ, "true");
-        try {
-            int exit = Generate.generate(new String[] {"--endgame", "KQKR", "--out", folder.resolve("kqkr").toString(), "--no-parquet"});
-            if (exit != 0) throw new IllegalStateException("generate KQKR with DTZ exited with " + exit);
-        } finally {
-            conf.unset(io.github.tablebase.table.RunSettings.DTZ);
-        }
+        int exit = Generate.generate(new String[] {"--endgame", "KQKR", "--out", folder.resolve("kqkr").toString(), "--no-parquet", "--dtz"});
+        if (exit != 0) throw new IllegalStateException("generate KQKR with DTZ exited with " + exit);
         dtz = folder;
         return folder;
     }

@@ -23,12 +23,13 @@ import org.apache.spark.sql.SparkSession;
 /** {@code jobs/generate}: solves an endgame on Spark and writes Parquet, the packed file and the manifest. */
 public final class Generate {
     static final String USAGE = "usage: generate (--endgame KBNK[,KQKR...] | --up-to N [--no-pawns]) --out DIR [--work DIR] [--master local[*]]"
-            + " [--partitions N] [--overwrite] [--keep-packed] [--no-parquet] [--verbose] [--figures FILE] [--conf spark.key=value ...]\n"
+            + " [--partitions N] [--overwrite] [--keep-packed] [--no-parquet] [--dtz] [--verbose] [--figures FILE] [--conf spark.key=value ...]\n"
             + "  one endgame: DIR is its folder, its smaller tables go beside it; several, or every material of up to N pieces:\n"
             + "  DIR is a folder of tables, DIR/kqkr ..., where the tables already there are reused\n"
             + "  a progress line every 10 s says each table's ply and time left; --verbose prints every ply instead\n"
             + "  a table's packed files (*.tbl) go once no table of the run reads them: --keep-packed keeps them;\n"
             + "  --no-parquet leaves out the Parquet rows (for SQL) and keeps the compressed files and manifests alone\n"
+            + "  --dtz also writes each table's DTZ under the 50-move rule (tables of up to 5 pieces, whose smaller tables have it)\n"
             + "  --figures FILE writes each table's figures (times, heap, plies, shuffle) as a JSON line into FILE\n"
             + "example: jobs/generate --endgame KQKR --out out/kqkr   (its smaller tables go beside it: out/kqk, out/krk)\n"
             + "example: jobs/generate --up-to 4 --out tables";
@@ -48,7 +49,7 @@ public final class Generate {
     /** Runs the command and returns its exit code; a Spark session already active is used and left running. */
     public static int generate(String[] argv) throws Exception {
         Args args = new Args(argv, Set.of("--endgame", "--up-to", "--out", "--work", "--master", "--partitions", "--conf", "--figures"),
-                Set.of("--overwrite", "--no-pawns", "--verbose", "--keep-packed", "--no-parquet"));
+                Set.of("--overwrite", "--no-pawns", "--verbose", "--keep-packed", "--no-parquet", "--dtz"));
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
         if (args.has("--endgame") == args.has("--up-to")) throw new Args.UsageException("give --endgame E[,E...] or --up-to N");
         if (args.has("--no-pawns") && !args.has("--up-to")) throw new Args.UsageException("--no-pawns goes with --up-to");
@@ -183,8 +184,12 @@ public final class Generate {
         ProgressLines progress = new ProgressLines(plan, jsc.defaultParallelism(), args.has("--verbose"), System.out, System::nanoTime);
         TableSolver solver = new TableSolver(jsc, partitions, RunSettings.of(jsc).entriesPerPartition(), progress);
         TableRun.Made result;
+        String dtzBefore = spark.conf().get(RunSettings.DTZ, null); // --dtz: for this run, on a session that may be shared
+        if (args.has("--dtz")) spark.conf().set(RunSettings.DTZ, "true");
         try (FiguresLog figures = args.has("--figures") ? FiguresLog.to(java.nio.file.Path.of(args.get("--figures", null))) : FiguresLog.none()) {
             result = new TableRun(jsc, solver, folders, progress, work, args.has("--keep-packed"), jsc.defaultParallelism(), figures).run(order, made);
+        } finally {
+            if (dtzBefore == null) spark.conf().unset(RunSettings.DTZ); else spark.conf().set(RunSettings.DTZ, dtzBefore);
         }
         Map<Material, Double> solveSeconds = result.seconds();
         int count = solveSeconds.size();
@@ -198,6 +203,14 @@ public final class Generate {
             System.out.printf("%s: longest win %d moves with White to move, %d with Black to move; %,d positions a second; done in %.1f s%n",
                     made.name(), last.longestWin(Color.WHITE), last.longestWin(Color.BLACK),
                     Math.round(last.canonicalPositions() / Math.max(solveSeconds.get(made), 1e-9)), (System.nanoTime() - start) / 1e9);
+            Manifest.DtzFigures dtz = folders.manifest(made).dtz();
+            if (dtz != null)
+                for (int s = 0; s < 2; s++) {
+                    Manifest.DtzSide d = dtz.sides().get(s);
+                    System.out.printf("%s under the 50-move rule, %s to move: %,d wins, %,d cursed wins, %,d draws, %,d blessed losses, %,d losses;"
+                            + " longest DTZ %d plies to win, %d to lose%n", made.name(), s == 0 ? "White" : "Black", d.win(), d.cursedWin(), d.draw(),
+                            d.blessedLoss(), d.loss(), d.longestWin(), d.longestLoss());
+                }
         }
         return 0;
     }

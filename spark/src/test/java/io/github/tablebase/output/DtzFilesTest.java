@@ -38,7 +38,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A run asked for DTZ ({@code spark.tablebase.dtz}) writes each table's DTZ file beside it, listed in its manifest
+ * A run asked for DTZ ({@code --dtz}) writes each table's DTZ file beside it, listed in its manifest
  * with the five results of each side: KQKR's and those of its smaller tables, each read back entry by entry equal to
  * the kernel's solve in memory (the bigger table's from the smaller tables' files), the figures counted from them.
  */
@@ -112,12 +112,8 @@ class DtzFilesTest {
         try (var files = Files.walk(plain.resolve("kqkr"))) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
-        SparkTestSession.session().conf().set(RunSettings.DTZ, "true");
-        try {
-            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", plain.resolve("kqkr").toString(), "--no-parquet"}));
-        } finally {
-            SparkTestSession.session().conf().unset(RunSettings.DTZ);
-        }
+        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", plain.resolve("kqkr").toString(), "--no-parquet", "--dtz"}));
+        assertEquals(null, SparkTestSession.session().conf().get(RunSettings.DTZ, null), "--dtz is for its run alone");
         assertNull(Manifest.read(plain.resolve("kqkr").resolve(Manifest.FILE)).dtz());
         try (Tablebase tb = Tablebase.open(plain.resolve("kqkr"))) {
             TablebaseException e = assertThrows(MissingTableException.class, () -> tb.probeDtz(Fen.parse("8/8/8/8/8/2k5/1r6/KQ6 w - - 0 1")));
