@@ -16,7 +16,8 @@ import java.util.stream.IntStream;
  * to what its moves imply (the positions they lead to looked up in the same table, or through a capture or a
  * promotion in a smaller one), its stored best move leading to the ply before, and the compressed table (stored side
  * read, the other side searched) answering the same. Where the packed files are gone, the compressed table's value
- * is checked against its moves.
+ * is checked against its moves. A table made with DTZ has its DTZ checked too: its result that of DTM (the rule
+ * aside), its value what its moves' DTZ imply.
  */
 public final class SampleCheck {
     /** What a check found: the positions checked, how many disagreed and the first that did (null when none). */
@@ -83,6 +84,18 @@ public final class SampleCheck {
         }
         int read = compressed.ply(p);
         if (read != ply) return "the compressed table gives ply " + read + ", the packed one " + ply;
+        if (!packed.hasDtz(p.material())) return null;
+        int dtz;
+        try {
+            dtz = packed.dtzCode(p);
+            int dtzImplied = packed.dtzFromMoves(p);
+            if (dtz != dtzImplied) return "the DTZ table gives code " + dtz + " (DTZ " + Dtz.signed(dtz) + "), its moves imply " + dtzImplied;
+        } catch (MissingTableException e) {
+            return null; // a move reaches a table made without DTZ: nothing to check it against
+        }
+        boolean dtmWins = ply >= 0 && ply % 2 == 1, dtmLoses = ply >= 0 && ply % 2 == 0;
+        if (Dtz.wins(dtz) != dtmWins || Dtz.loses(dtz) != dtmLoses)
+            return "the DTZ table gives DTZ " + Dtz.signed(dtz) + ", DTM ply " + ply + ": not the same result";
         return null;
     }
 }

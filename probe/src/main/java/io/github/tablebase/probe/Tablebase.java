@@ -413,15 +413,7 @@ public final class Tablebase implements AutoCloseable {
         String illegal = position.illegalReason();
         if (illegal != null) throw new IllegalPositionException("illegal position: " + illegal);
         if (position.material().size() == 2) return Dtz.DRAW;
-        if (position.enPassant() >= 0 && canTakeEnPassant(position)) {
-            List<Move> legal = position.legalMoves();
-            int best = Dtz.NONE;
-            for (Move m : legal) {
-                int worth = Dtz.byMove(dtzCode(position.play(m)), zeroing(position, m), Dtz.RULE_PLIES);
-                if (best == Dtz.NONE || Dtz.preference(worth) > Dtz.preference(best)) best = worth;
-            }
-            return best; // a pawn that may be taken en passant leaves the taker a move
-        }
+        if (position.enPassant() >= 0 && canTakeEnPassant(position)) return dtzFromMoves(position);
         Position stored = position.material().isTableMaterial() || !dtz.containsKey(position.material().coloursSwapped())
                 ? position : position.coloursSwapped();
         IndexedTable table = dtz.get(stored.material());
@@ -432,6 +424,21 @@ public final class Tablebase implements AutoCloseable {
         }
         return table.result(table.entry(stored));
     }
+
+    /** A legal position's {@link Dtz} code from those of the positions its moves lead to; with no move, checkmate or stalemate. */
+    int dtzFromMoves(Position position) {
+        List<Move> legal = position.legalMoves();
+        if (legal.isEmpty()) return position.inCheck() ? Dtz.loss(0) : Dtz.DRAW;
+        int best = Dtz.NONE;
+        for (Move m : legal) {
+            int worth = Dtz.byMove(dtzCode(position.play(m)), zeroing(position, m), Dtz.RULE_PLIES);
+            if (best == Dtz.NONE || Dtz.preference(worth) > Dtz.preference(best)) best = worth;
+        }
+        return best;
+    }
+
+    /** Whether a table made with DTZ answers {@code material} (itself or its colours swapped). */
+    boolean hasDtz(Material material) { return dtz.containsKey(material) || dtz.containsKey(material.coloursSwapped()); }
 
     /** Parses and probes a FEN: its result, best move, mainline and every legal move's result. */
     public ProbeResult probe(String fen) {
@@ -464,7 +471,7 @@ public final class Tablebase implements AutoCloseable {
     /** A position's signed DTZ, or null where its table (or one its en-passant captures reach) was made without DTZ. */
     private Integer dtzOrNull(Position position) {
         Material m = position.material();
-        if (m.size() > 2 && !dtz.containsKey(m) && !dtz.containsKey(m.coloursSwapped())) return null;
+        if (m.size() > 2 && !hasDtz(m)) return null;
         try {
             return probeDtz(position);
         } catch (MissingTableException e) {

@@ -23,6 +23,7 @@ import io.github.tablebase.probe.IndexedTable;
 import io.github.tablebase.probe.LichessJson;
 import io.github.tablebase.probe.Manifest;
 import io.github.tablebase.probe.ProbeResult;
+import io.github.tablebase.probe.SampleCheck;
 import io.github.tablebase.probe.MissingTableException;
 import io.github.tablebase.probe.Tablebase;
 import io.github.tablebase.probe.TablebaseException;
@@ -105,6 +106,33 @@ class DtzFilesTest {
         }
         try (Tablebase tb = Tablebase.open(dir.resolve("kqkr"))) { // a position the checks above cannot reach: bare kings
             assertEquals(0, tb.probeDtz(Fen.parse("8/8/8/8/8/2k5/8/K7 w - - 0 1")));
+            SampleCheck.Report sample = SampleCheck.run(tb, tb, Material.parse("KQKR"), 20_000, 7); // what jobs/verify --sample runs
+            assertEquals(0, sample.mismatches(), sample.firstMismatch());
+        }
+        // a copy whose KQKR DTZ has every 50th decided result a ply longer: the sample check finds it
+        Path copy = tmp.resolve("damaged");
+        for (String t : new String[] {"kqkr", "kqk", "krk"}) {
+            Files.createDirectories(copy.resolve(t));
+            try (var files = Files.list(dir.resolve(t))) {
+                for (Path f : files.toList()) if (Files.isRegularFile(f)) Files.copy(f, copy.resolve(t).resolve(f.getFileName()));
+            }
+        }
+        Path dtzFile = copy.resolve("kqkr").resolve("kqkr" + TableExport.DTZ_SUFFIX);
+        byte[] bytes = Files.readAllBytes(dtzFile);
+        long entries = 2 * new PositionIndex(Material.parse("KQKR")).size(), changed = 0;
+        int header = (int) (bytes.length - 2 * entries); // the packed format: a header, then the result plane and the move plane
+        for (int e = 0; e < entries; e++) {
+            int b = bytes[header + e] & 0xFF;
+            if (b > 0 && b < 250 && e % 50 == 0) {
+                bytes[header + e] = (byte) (b + 2);
+                changed++;
+            }
+        }
+        Files.write(dtzFile, bytes);
+        assertTrue(changed > 10_000, changed + " entries changed");
+        try (Tablebase tb = Tablebase.open(copy.resolve("kqkr"))) {
+            SampleCheck.Report sample = SampleCheck.run(tb, tb, Material.parse("KQKR"), 20_000, 7);
+            assertTrue(sample.mismatches() > 0 && sample.firstMismatch().contains("DTZ"), sample.toString());
         }
         // smaller tables made without DTZ: a run asked for it reuses them and writes none for the table that reaches them
         Path plain = tmp.resolve("plain");
