@@ -128,6 +128,22 @@ function resultText(category, dtm, side) {
   return 'Draw';
 }
 
+/** The result under the 50-move rule where the table has DTZ ('' where not): "50-move rule: cursed win, DTZ 107". */
+function ruleText(category, dtz) {
+  if (dtz == null) return '';
+  if (category === 'draw') return '50-move rule: draw';
+  const n = Math.abs(dtz), win = category === 'win';
+  const kind = n <= 100 ? (win ? 'win' : 'loss') : (win ? 'cursed win (a draw by the rule)' : 'blessed loss (the rule saves it)');
+  return '50-move rule: ' + kind + (dtz === 0 ? '' : ', DTZ ' + dtz);
+}
+
+function showRule(category, dtz) {
+  const r = $('rule');
+  r.textContent = ruleText(category, dtz);
+  r.dataset.dtz = dtz == null ? '' : String(dtz);
+  r.classList.toggle('cursed', dtz != null && Math.abs(dtz) > 100);
+}
+
 function afterText(m) {
   const next = state.side === 'w' ? 'b' : 'w';
   if (m.category === 'loss' && m.dtm === 0) return 'checkmate';
@@ -147,6 +163,7 @@ function showProbe(p, keepLine) {
   const white = p.side_to_move === 'w';
   if (p.category === 'draw') showResult(p.stalemate ? 'Draw: stalemate' : 'Draw', 'draw', null);
   else showResult(resultText(p.category, p.dtm, p.side_to_move), p.category, p.dtm);
+  showRule(p.category, p.dtz);
 
   const best = p.moves.find((m) => m.uci === p.best_move);
   $('best').textContent = best ? (p.category === 'loss' ? 'Best defence: ' : 'Best move: ') + best.san + ' (' + best.uci + ')' : '';
@@ -161,6 +178,11 @@ function showProbe(p, keepLine) {
     li.innerHTML = '<span class="san"></span><span class="after"></span>';
     li.querySelector('.san').textContent = m.san;
     li.querySelector('.after').textContent = afterText(m);
+    if (m.dtz != null) { // the position after it under the 50-move rule, for the side to move there
+      li.dataset.dtz = String(m.dtz);
+      li.querySelector('.after').textContent += ' · DTZ ' + m.dtz;
+      li.classList.toggle('cursed', Math.abs(m.dtz) > 100);
+    }
     li.addEventListener('click', () => play(m.uci, false));
     li.addEventListener('mouseenter', () => hover(m.uci, true));
     li.addEventListener('mouseleave', () => hover(m.uci, false));
@@ -184,6 +206,7 @@ function hover(uci, on) {
 function showRefusal(text, category, keepLine) {
   state.probe = null;
   showResult(text, category, null);
+  showRule(category, null);
   $('best').textContent = '';
   $('moves').replaceChildren();
   if (!keepLine) state.line = null;

@@ -287,6 +287,26 @@ class BoardExplorerBrowserTest {
         }
     }
 
+    /** A table made with DTZ: the result under the 50-move rule beside DTM's, and each move's DTZ; a table without DTZ shows none. */
+    @Test
+    void aTableWithDtzShowsTheFiftyMoveRule() throws Exception {
+        String fen = "8/8/8/8/8/2k5/1r6/KQ6 w - - 0 1";
+        try (Tablebase withDtz = Tablebase.open(GeneratedTables.dtzKqkr()); ProbeServer other = ProbeServer.start(withDtz, "127.0.0.1", 0, 2)) {
+            io.github.tablebase.probe.ProbeResult expected = withDtz.probe(fen);
+            browser.get(other.uri() + "?fen=" + java.net.URLEncoder.encode(fen, java.nio.charset.StandardCharsets.UTF_8));
+            settled();
+            WebElement rule = browser.findElement(By.id("rule"));
+            assertEquals("50-move rule: win, DTZ " + expected.dtz(), rule.getText());
+            assertEquals(String.valueOf(expected.dtz()), rule.getDomAttribute("data-dtz"));
+            for (io.github.tablebase.probe.ProbeResult.MoveResult m : expected.moves())
+                assertEquals(String.valueOf(m.dtz()), browser.findElement(By.cssSelector("#moves li[data-uci='" + m.move().uci() + "']")).getDomAttribute("data-dtz"));
+            screenshot("fifty-move-rule.png");
+        }
+        browser.get(server.uri() + "?fen=" + java.net.URLEncoder.encode(fen, java.nio.charset.StandardCharsets.UTF_8));
+        settled();
+        assertEquals("", browser.findElement(By.id("rule")).getText(), "the set served here was made without DTZ");
+    }
+
     /** Clicks the move of the moves list with this UCI and waits for the board to show the position after it. */
     private static void playListed(String uci) {
         String before = fenShown();
