@@ -48,8 +48,7 @@ final class TableRun {
     /** What the run made: each table's solving time and figures. */
     record Made(Map<Material, Double> seconds, Map<Material, TableFigures> figures) {}
 
-    /** A table solved, with the smaller tables it read (released once it is written). */
-    /** A table solved, the smaller tables it reads, and its DTZ to write beside it (null when not asked for or not possible). */
+    /** A table solved, the smaller tables it read (released once it is written), its DTZ to write beside it (or null). */
     private record Solved(SolvedTable table, SmallerTables smaller, JavaRDD<short[]> dtz) {}
 
     TableRun(JavaSparkContext jsc, TableSolver solver, TableFolders folders, ProgressLines progress, String work, boolean keepPacked, int cores,
@@ -154,9 +153,12 @@ final class TableRun {
                 }
             SmallerTables subs = new SmallerTables(jsc, m, smaller, dtz);
             JavaRDD<short[]> dtzPlane = null;
-            if (dtzAsked && !TableSolver.fitsOneTask(m)) progress.note(m.name() + ": no DTZ: DTZ is solved in one task, and this table is larger than one task solves");
-            else if (dtzAsked && !subs.haveDtz()) progress.note(m.name() + ": no DTZ: a smaller table it reaches was made without its DTZ");
-            else if (dtzAsked) dtzPlane = DtzSolve.plane(jsc, m, subs);
+            if (dtzAsked && !TableSolver.fitsOneTask(m))
+                progress.note(m.name() + ": no DTZ: DTZ is solved in one task, and this table is larger than one task solves");
+            else if (dtzAsked && !subs.haveDtz())
+                progress.note(m.name() + ": no DTZ: a smaller table it reaches was made without its DTZ");
+            else if (dtzAsked)
+                dtzPlane = DtzSolve.plane(jsc, m, subs);
             SolvedTable solved = solver.solve(m, subs, work, share < cores && solver.partitions(m) > 1);
             progress.solved(m);
             coresFree.solved();
