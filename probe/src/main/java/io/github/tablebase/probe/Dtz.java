@@ -51,6 +51,11 @@ public final class Dtz {
         return 0;
     }
 
+    /** The better of two codes for the side to move, {@link #NONE} standing for no move yet. */
+    public static int better(int best, int worth) {
+        return best == NONE || preference(worth) > preference(best) ? worth : best;
+    }
+
     /**
      * What a move is worth to the side making it, the position after it ({@code after}, the opponent to move there)
      * being known: one ply more than it, or, for a zeroing move, 1 or {@code rulePlies + 1} by whether the result

@@ -432,7 +432,7 @@ public final class Tablebase implements AutoCloseable {
         int best = Dtz.NONE;
         for (Move m : legal) {
             int worth = Dtz.byMove(dtzCode(position.play(m)), zeroing(position, m), Dtz.RULE_PLIES);
-            if (best == Dtz.NONE || Dtz.preference(worth) > Dtz.preference(best)) best = worth;
+            best = Dtz.better(best, worth);
         }
         return best;
     }

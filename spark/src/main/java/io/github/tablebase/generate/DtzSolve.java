@@ -148,7 +148,7 @@ public final class DtzSolve {
         for (int k = 0; k < count; k++) {
             if (!zeroing(occupied, moves[k])) continue;
             int worth = Dtz.byMove(zeroedInto(moves[k], side), true, rule);
-            if (best == Dtz.NONE || Dtz.preference(worth) > Dtz.preference(best)) best = worth;
+            best = Dtz.better(best, worth);
         }
         codes[e] = best == Dtz.NONE ? UNDECIDED : !Dtz.loses(best) ? CANNOT_LOSE : Dtz.plies(best) == 1 ? EXITS_LOSE_AT_ONE : EXITS_LOSE_PAST_RULE;
         return best == Dtz.NONE ? Dtz.DRAW : best;
@@ -175,7 +175,7 @@ public final class DtzSolve {
         int best = gen.legalMoves(squares, side, scratch) > 0 ? entry : Dtz.NONE;
         for (int k = 0; k < n; k++) {
             int worth = Dtz.byMove(exits.exitResult(squares, enPassant[k], 1 - side), true, rule);
-            if (best == Dtz.NONE || Dtz.preference(worth) > Dtz.preference(best)) best = worth;
+            best = Dtz.better(best, worth);
         }
         return best;
     }

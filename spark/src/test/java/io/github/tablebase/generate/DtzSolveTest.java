@@ -95,7 +95,7 @@ class DtzSolveTest {
                     }
                     boolean zeroing = !stays || m.piece(p).type() == PieceType.PAWN;
                     int worth = Dtz.byMove(after, zeroing, rule);
-                    if (best == Dtz.NONE || Dtz.preference(worth) > Dtz.preference(best)) best = worth;
+                    best = Dtz.better(best, worth);
                 }
                 int expected = n > 0 ? best : gen.inCheck(squares, side) ? Dtz.loss(0) : Dtz.DRAW;
                 assertEquals(expected, codes[e], name + " rule " + rule + " entry " + e);
