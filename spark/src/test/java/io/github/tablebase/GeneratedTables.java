@@ -64,12 +64,22 @@ public final class GeneratedTables {
         return folder;
     }
 
-    /** A folder of KQKR and its smaller tables made with their DTZ ({@code --dtz}), without Parquet rows: generated on first use. */
+    /**
+     * A folder of KQKR and its smaller tables made with their DTZ ({@code --dtz}), KQKR in four parts (so that each part's
+     * task reads the DTZ for its Parquet rows): generated on first use.
+     */
     public static synchronized Path dtzKqkr() throws Exception {
         if (dtz != null) return dtz;
         SparkTestSession.get();
         Path folder = TestFolders.create("dtz");
-        int exit = Generate.generate(new String[] {"--endgame", "KQKR", "--out", folder.resolve("kqkr").toString(), "--no-parquet", "--dtz"});
+        org.apache.spark.sql.RuntimeConfig conf = SparkTestSession.session().conf();
+        conf.set(io.github.tablebase.table.RunSettings.ENTRIES_PER_FILE, "2000000");
+        int exit;
+        try {
+            exit = Generate.generate(new String[] {"--endgame", "KQKR", "--out", folder.resolve("kqkr").toString(), "--dtz"});
+        } finally {
+            conf.unset(io.github.tablebase.table.RunSettings.ENTRIES_PER_FILE);
+        }
         if (exit != 0) throw new IllegalStateException("generate KQKR with DTZ exited with " + exit);
         dtz = folder;
         return folder;

@@ -1,6 +1,8 @@
 package io.github.tablebase.output;
 
 import io.github.tablebase.chess.PositionIndex;
+import io.github.tablebase.probe.Dtz;
+import io.github.tablebase.probe.EntryResults;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Map;
@@ -39,6 +41,8 @@ final class ParquetRows {
               optional int32 ply (INTEGER(16,true));
               optional int32 move (INTEGER(16,true));
               required int32 positions (INTEGER(8,true));
+              optional int32 dtz (INTEGER(16,true));
+              optional int32 wdl (INTEGER(8,true));
             }""");
 
     /** The footer's key for the Spark schema, as Spark's own writer stores it. */
@@ -55,12 +59,16 @@ final class ParquetRows {
      * straight to the columns' writers: a record consumer's field names, validation and levels cost more than the
      * encoding itself.
      */
-    static long write(PositionIndex index, TableExport.BestMoves b, Configuration hadoop, OutputStream out) throws IOException {
-        return write(index, b, hadoop, out, ROW_GROUP_BYTES);
+    static long write(PositionIndex index, TableExport.BestMoves b, EntryResults dtz, Configuration hadoop, OutputStream out) throws IOException {
+        return write(index, b, dtz, hadoop, out, ROW_GROUP_BYTES);
     }
 
-    /** {@link #write(PositionIndex, TableExport.BestMoves, Configuration, OutputStream)}, a row group ended once it holds {@code rowGroupBytes}. */
-    static long write(PositionIndex index, TableExport.BestMoves b, Configuration hadoop, OutputStream out, long rowGroupBytes) throws IOException {
+    /**
+     * {@link #write(PositionIndex, TableExport.BestMoves, EntryResults, Configuration, OutputStream)}, a row group ended
+     * once it holds {@code rowGroupBytes}; {@code dtz}, the table's {@link Dtz} codes by entry, or null.
+     */
+    static long write(PositionIndex index, TableExport.BestMoves b, EntryResults dtz, Configuration hadoop, OutputStream out, long rowGroupBytes)
+            throws IOException {
         StreamFile file = new StreamFile(out);
         ParquetProperties properties = ParquetProperties.builder()
                 .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_2_0)
@@ -76,8 +84,8 @@ final class ParquetRows {
         writer.start();
         RowGroup group = new RowGroup(properties, codecs.getCompressor(CompressionCodecName.ZSTD));
         try {
-            PositionRows.forEach(index, b.lo(), b.results(), b.late(), b.moves(), (key, squares, side, ply, move, positions) -> {
-                group.add(key, squares, side, ply, move, positions);
+            PositionRows.forEach(index, b.lo(), b.results(), b.late(), b.moves(), dtz, (key, squares, side, ply, move, positions, code) -> {
+                group.add(key, squares, side, ply, move, positions, code);
                 if (group.rows % ROWS_BETWEEN_SIZE_CHECKS == 0 && group.store.getBufferedSize() >= rowGroupBytes) group.flushTo(writer);
             });
             if (group.rows > 0) group.flushTo(writer);
@@ -95,7 +103,7 @@ final class ParquetRows {
         private final CodecFactory.BytesCompressor compressor;
         private ColumnChunkPageWriteStore pages;
         ColumnWriteStore store;
-        private ColumnWriter key, squares, side, ply, move, positions;
+        private ColumnWriter key, squares, side, ply, move, positions, dtz, wdl;
         long rows;
 
         RowGroup(ParquetProperties properties, CodecFactory.BytesCompressor compressor) {
@@ -113,13 +121,18 @@ final class ParquetRows {
             ply = column(3);
             move = column(4);
             positions = column(5);
+            dtz = column(6);
+            wdl = column(7);
             rows = 0;
         }
 
         private ColumnWriter column(int at) { return store.getColumnWriter(SCHEMA.getColumns().get(at)); }
 
-        /** One row: {@code ply} or {@code move} -1 for none (a null, at definition level 0 of the optional column). */
-        void add(long key, long squares, int side, int ply, int move, int positions) {
+        /**
+         * One row: {@code ply} or {@code move} -1 for none (a null, at definition level 0 of the optional column), {@code
+         * code} a {@link Dtz} code ({@link Dtz#NONE}: null DTZ and WDL).
+         */
+        void add(long key, long squares, int side, int ply, int move, int positions, int code) {
             this.key.write(key, 0, 0);
             this.squares.write(squares, 0, 0);
             this.side.write(side, 0, 0);
@@ -128,6 +141,13 @@ final class ParquetRows {
             if (move >= 0) this.move.write(move, 0, 1);
             else this.move.writeNull(0, 0);
             this.positions.write(positions, 0, 0);
+            if (code == Dtz.NONE) {
+                dtz.writeNull(0, 0);
+                wdl.writeNull(0, 0);
+            } else {
+                dtz.write(Dtz.signed(code), 0, 1);
+                wdl.write(Dtz.wdl(code, Dtz.RULE_PLIES), 0, 1);
+            }
             store.endRecord();
             rows++;
         }

@@ -3,6 +3,8 @@ package io.github.tablebase.output;
 import io.github.tablebase.chess.Move;
 import io.github.tablebase.chess.MoveGenerator;
 import io.github.tablebase.chess.PositionIndex;
+import io.github.tablebase.probe.Dtz;
+import io.github.tablebase.probe.EntryResults;
 import io.github.tablebase.probe.LatePlies;
 import io.github.tablebase.probe.Result;
 import org.apache.spark.sql.types.DataTypes;
@@ -17,8 +19,10 @@ import org.apache.spark.sql.types.StructType;
  * {@code k} of the material's order, White's king, White's other pieces, Black's king, Black's others, on square
  * {@code squares >> 6 * k & 63}, a1 = 0, b1 = 1, ..., h8 = 63), {@code side} (0 White to move, 1 Black), {@code ply}
  * (null for a draw; else even when the side to move is lost, mated after {@code ply / 2} moves, odd when it mates in
- * {@code (ply + 1) / 2}), {@code move} (the best move's {@link #moveCode}, null for none) and {@code positions}, how
- * many positions the row stands for (its distinct images under the board's symmetries).
+ * {@code (ply + 1) / 2}), {@code move} (the best move's {@link #moveCode}, null for none), {@code positions}, how
+ * many positions the row stands for (its distinct images under the board's symmetries), and for a table made with
+ * DTZ (else null) {@code dtz}, python-chess's signed DTZ ({@link Dtz#signed}), and {@code wdl}, the five-valued result
+ * under the 50-move rule ({@link Dtz#wdl}; -2 with a {@code dtz} of 0 is checkmate).
  */
 public final class PositionRows {
     private PositionRows() {}
@@ -31,7 +35,9 @@ public final class PositionRows {
                 .add("side", DataTypes.ByteType, false)
                 .add("ply", DataTypes.ShortType, true)
                 .add("move", DataTypes.ShortType, true)
-                .add("positions", DataTypes.ByteType, false);
+                .add("positions", DataTypes.ByteType, false)
+                .add("dtz", DataTypes.ShortType, true)
+                .add("wdl", DataTypes.ByteType, true);
     }
 
     /**
@@ -50,17 +56,19 @@ public final class PositionRows {
         return Move.uci(MoveGenerator.from(code), MoveGenerator.to(code), MoveGenerator.promotedPiece(code >>> 12));
     }
 
-    /** Takes the rows of a block one by one: {@code ply} -1 for a draw, {@code move} -1 for none. */
+    /** Takes the rows of a block one by one: {@code ply} -1 for a draw, {@code move} -1 for none, {@code dtz} a {@link Dtz} code. */
     interface RowSink {
-        void row(long key, long squares, int side, int ply, int move, int positions) throws java.io.IOException;
+        void row(long key, long squares, int side, int ply, int move, int positions, int dtz) throws java.io.IOException;
     }
 
     /**
      * The rows of a block of a table from index {@code lo}, in key order: every canonical legal position, both sides,
-     * with its result from {@code results} and {@code late} and its best move from {@code bestMoves} (the block's result
-     * bytes and {@link #moveCode}s, {@code 2 * (index - lo) + side}, and its plies past a byte's).
+     * with its result from {@code results} and {@code late}, its best move from {@code bestMoves} (the block's result
+     * bytes and {@link #moveCode}s, {@code 2 * (index - lo) + side}, and its plies past a byte's) and its {@link Dtz}
+     * code from {@code dtz} by entry {@code 2 * index + side} ({@link Dtz#NONE} where {@code dtz} is null).
      */
-    static void forEach(PositionIndex index, long lo, byte[] results, LatePlies late, short[] bestMoves, RowSink sink) throws java.io.IOException {
+    static void forEach(PositionIndex index, long lo, byte[] results, LatePlies late, short[] bestMoves, EntryResults dtz, RowSink sink)
+            throws java.io.IOException {
         int[] squares = new int[index.material().size()];
         for (long i = lo; i < lo + bestMoves.length / 2; i++) {
             int at = (int) (2 * (i - lo));
@@ -72,7 +80,7 @@ public final class PositionRows {
             for (int s = 0; s < 2; s++) {
                 int result = late.result(2 * i + s, results[at + s] & 0xFF);
                 if (result == Result.NONE) continue;
-                sink.row(i, packed, s, result == Result.DRAW ? -1 : result - 1, bestMoves[at + s], positions);
+                sink.row(i, packed, s, result == Result.DRAW ? -1 : result - 1, bestMoves[at + s], positions, dtz == null ? Dtz.NONE : dtz.result(2 * i + s));
             }
         }
     }

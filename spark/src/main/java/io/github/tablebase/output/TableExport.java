@@ -76,7 +76,8 @@ public final class TableExport {
      * executors write it all, each for its own king pairs, in two jobs (one when one task solved the table and it
      * has one part): first each solved partition's result plane, then, one task per part file of {@code entriesPerFile}
      * entries at most, the part's best moves (from the result planes and {@code smaller}'s files, mapped), its
-     * Parquet file and its packed and compressed files; for KBNK the seed file, in a job beside the parts'. Where the
+     * Parquet file and its packed and compressed files; for KBNK the seed file, in a job beside the parts'. With
+     * {@code dtz} (null: none), a job before them writes its DTZ file, which the parts' Parquet rows read. Where the
      * parts are fewer than the cores, each part's task uses the idle ones: its best moves on every core, its rows on a
      * thread beside its packed and compressed files, whose blocks are compressed on every core (cheaper than cutting
      * the part into slices and joining their pieces in one more job). The driver gets figures, checksums and when the
@@ -92,6 +93,13 @@ public final class TableExport {
         boolean parquet = run.parquet(), moves = run.bestMoves();
         FutureTask<FileEntry> seed = null;
         try {
+            // the DTZ first: the parts' Parquet rows read it from its file
+            DtzWritten dtzWritten = null;
+            if (dtz != null) {
+                jsc.setJobDescription(material.name() + ": DTZ under the 50-move rule");
+                dtzWritten = dtz.map(codes -> writeDtz(staging, index, codes, smaller.hadoop())).first();
+            }
+            String dtzFile = dtzWritten == null || !parquet ? null : new Path(staging, dtzWritten.file().name()).toString();
             long[] starts = IndexedTable.partStarts(index, entriesPerFile);
             int parts = starts.length - 1;
             // a job of fewer parts than cores would leave cores idle: its tasks use them
@@ -103,7 +111,7 @@ public final class TableExport {
                 jsc.setJobDescription(description);
                 written = table.partitions().map(b -> writePartAndRows(staging, index, 0, bestMoves(new Successors(material,
                         new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size(), markCaptures, spareCores, moves),
-                        starts, spareCores, parquet, smaller.hadoop())).collect();
+                        starts, spareCores, parquet, dtzFile, smaller.hadoop())).collect();
             } else {
                 jsc.setJobDescription(material.name() + ": result planes");
                 List<PlaneFile> files = table.partitions().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
@@ -115,12 +123,7 @@ public final class TableExport {
                 jsc.setJobDescription(description);
                 written = jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> writePartAndRows(staging, index, k,
                         bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], markCaptures, spareCores, moves),
-                        starts, spareCores, parquet, smaller.hadoop())).collect();
-            }
-            DtzWritten dtzWritten = null;
-            if (dtz != null) {
-                jsc.setJobDescription(material.name() + ": DTZ under the 50-move rule");
-                dtzWritten = dtz.map(codes -> writeDtz(staging, index, codes, smaller.hadoop())).first();
+                        starts, spareCores, parquet, dtzFile, smaller.hadoop())).collect();
             }
             FileEntry seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
             FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
@@ -168,19 +171,22 @@ public final class TableExport {
      */
     record PartWritten(FileEntry rows, long rowsDoneMillis, PartFiles part) implements Serializable {}
 
-    /** The part kernel: writes part {@code k}'s Parquet file (unless not {@code parquet}) and its packed and compressed files. */
+    /**
+     * The part kernel: writes part {@code k}'s Parquet file (unless not {@code parquet}; with the DTZ of {@code dtzFile},
+     * a packed table of {@link Dtz} codes, unless null) and its packed and compressed files.
+     */
     private static PartWritten writePartAndRows(String staging, PositionIndex index, int k, BestMoves b, long[] starts, boolean spareCores,
-                                                boolean parquet, Configuration hadoop) throws IOException {
+                                                boolean parquet, String dtzFile, Configuration hadoop) throws IOException {
         String attempt = attempt();
         if (!parquet) return new PartWritten(null, 0, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
         if (!spareCores) {
-            FileEntry rows = writeRows(staging, index, k, b, attempt, hadoop);
+            FileEntry rows = writeRows(staging, index, k, b, dtzFile, attempt, hadoop);
             long rowsDone = System.currentTimeMillis();
             return new PartWritten(rows, rowsDone, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
         }
         long[] rowsDone = new long[1]; // set by the rows' thread before it ends, read after
         FutureTask<FileEntry> rows = started("Parquet rows", () -> {
-            FileEntry entry = writeRows(staging, index, k, b, attempt, hadoop);
+            FileEntry entry = writeRows(staging, index, k, b, dtzFile, attempt, hadoop);
             rowsDone[0] = System.currentTimeMillis();
             return entry;
         });
@@ -204,12 +210,16 @@ public final class TableExport {
         }
     }
 
-    /** Writes part {@code k}'s Parquet file (see {@link ParquetRows}), as task attempt {@code attempt}, and returns its manifest entry. */
-    private static FileEntry writeRows(String staging, PositionIndex index, int k, BestMoves b, String attempt, Configuration hadoop)
+    /**
+     * Writes part {@code k}'s Parquet file (see {@link ParquetRows}), with the DTZ of {@code dtzFile} unless null, as task
+     * attempt {@code attempt}, and returns its manifest entry.
+     */
+    private static FileEntry writeRows(String staging, PositionIndex index, int k, BestMoves b, String dtzFile, String attempt, Configuration hadoop)
             throws IOException {
         String name = ParquetRows.fileName(k);
         long[] bytes = new long[1];
-        String sha256 = writeAside(new Path(new Path(staging, PARQUET), name), hadoop, attempt, out -> bytes[0] = ParquetRows.write(index, b, hadoop, out));
+        IndexedTable dtz = dtzFile == null ? null : IndexedTable.open(TableFiles.local(new Path(dtzFile), hadoop));
+        String sha256 = writeAside(new Path(new Path(staging, PARQUET), name), hadoop, attempt, out -> bytes[0] = ParquetRows.write(index, b, dtz, hadoop, out));
         return new FileEntry(name, bytes[0], sha256);
     }
 

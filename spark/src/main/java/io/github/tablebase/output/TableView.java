@@ -115,8 +115,9 @@ public record TableView(Material material, Material table, String name, String f
      */
     private void create(SparkSession spark) {
         org.apache.spark.sql.Dataset<org.apache.spark.sql.Row> rows = spark.read().parquet(new Path(folder, TableExport.PARQUET).toString());
-        boolean squares = List.of(rows.columns()).contains("squares"); // rows written before they carried their squares decode the key
-        rows.selectExpr(rowColumns(table, material, squares)).createOrReplaceTempView(name);
+        List<String> stored = List.of(rows.columns());
+        // rows written before they carried their squares decode the key; those written before DTZ have none
+        rows.selectExpr(rowColumns(table, material, stored.contains("squares"), stored.contains("dtz"))).createOrReplaceTempView(name);
         spark.sql(everyPositionView(material, name));
     }
 
@@ -136,13 +137,15 @@ public record TableView(Material material, Material table, String name, String f
     /**
      * The columns of a table's view, computed from the stored row ({@link PositionRows}): the key, {@code stm} ("w",
      * "b"), each piece's square ({@code wk}, {@code wq}, ...), {@code result} ("win", "loss", "draw" for the side to
-     * move), {@code dtm} (moves of the side that mates; null for a draw), {@code best_move} (UCI), {@code fen} and
-     * {@code positions}. A query computes only the columns it reads. These are {@code table}'s rows read as {@code
+     * move), {@code dtm} (moves of the side that mates; null for a draw), {@code best_move} (UCI), {@code fen},
+     * {@code positions}, and under the 50-move rule (null for a table made without DTZ, or rows written before it,
+     * {@code dtz}) {@code dtz} (python-chess's signed DTZ in plies), {@code wdl} (2 win, 1 cursed win, 0 draw, -1
+     * blessed loss, -2 loss) and {@code result50} (Lichess's names: "win", "cursed-win", "draw", "blessed-loss", "loss"). A query computes only the columns it reads. These are {@code table}'s rows read as {@code
      * view}'s, its material or its colours swapped: then each row is the position seen from the other side, keyed and
      * written in {@code view}'s canonical form, the other side to move, the same result and DTM for the side to move.
      * Without {@code squares} (rows written before they carried them) the squares are decoded from the key.
      */
-    static String[] rowColumns(Material table, Material view, boolean squares) {
+    static String[] rowColumns(Material table, Material view, boolean squares, boolean dtz) {
         boolean swapped = view != table;
         String key = swapped ? TWIN_KEY + "('" + table.name() + "', key)" : "key";
         String side = swapped ? "CAST(1 - side AS TINYINT)" : "side";
@@ -157,6 +160,10 @@ public record TableView(Material material, Material table, String name, String f
                 "CAST((ply + 1) DIV 2 AS INT) AS dtm",
                 (swapped ? TWIN_MOVE + "('" + table.name() + "', key, move)" : MOVE_UCI + "(move)") + " AS best_move",
                 KEY_FEN + "('" + view.name() + "', " + key + ", " + side + ") AS fen", "CAST(positions AS INT) AS positions"));
+        // DTZ and WDL are the side to move's: the same seen from either side
+        String wdl = dtz ? "CAST(wdl AS INT)" : "CAST(NULL AS INT)";
+        columns.addAll(List.of((dtz ? "CAST(dtz AS INT)" : "CAST(NULL AS INT)") + " AS dtz", wdl + " AS wdl",
+                "CASE " + wdl + " WHEN 2 THEN 'win' WHEN 1 THEN 'cursed-win' WHEN 0 THEN 'draw' WHEN -1 THEN 'blessed-loss' WHEN -2 THEN 'loss' END AS result50"));
         return columns.toArray(new String[0]);
     }
 
@@ -275,7 +282,7 @@ public record TableView(Material material, Material table, String name, String f
         StringBuilder every = new StringBuilder("CREATE OR REPLACE TEMPORARY VIEW " + EVERY_TABLE + " AS ");
         for (TableView v : views)
             every.append(v == views.get(0) ? "" : " UNION ALL ").append("SELECT '").append(v.material().name())
-                    .append("' AS endgame, key, stm, result, dtm, best_move, fen, positions FROM ").append(v.name());
+                    .append("' AS endgame, key, stm, result, dtm, best_move, fen, positions, dtz, wdl, result50 FROM ").append(v.name());
         spark.sql(every.toString());
         for (TableView v : List.copyOf(views))
             if (!own.contains(v.material().coloursSwapped())) views.add(v.registerColoursSwapped(spark));
@@ -295,7 +302,7 @@ public record TableView(Material material, Material table, String name, String f
         for (String piece : material.columnNames()) select.append(", ").append(square(piece)).append(" AS ").append(piece);
         select.append(", result, dtm, CASE WHEN best_move IS NULL THEN NULL ELSE concat(")
                 .append(square("substr(best_move, 1, 2)")).append(", ").append(square("substr(best_move, 3, 2)"))
-                .append(", substr(best_move, 5)) END AS best_move, ").append(IMAGE_FEN).append("(fen, symmetry) AS fen, 1 AS positions");
+                .append(", substr(best_move, 5)) END AS best_move, ").append(IMAGE_FEN).append("(fen, symmetry) AS fen, 1 AS positions, dtz, wdl, result50");
         return "CREATE OR REPLACE TEMPORARY VIEW " + table + EVERY_POSITION + " AS SELECT " + select + " FROM " + table
                 + " LATERAL VIEW explode(CASE WHEN positions = 8 THEN sequence(0, 7) ELSE " + IMAGE_SYMMETRIES + "(fen) END) images AS symmetry";
     }

@@ -149,6 +149,66 @@ class DtzFilesTest {
         }
     }
 
+    /**
+     * The Parquet rows carry each position's DTZ and five-valued WDL, written by each part's task (KQKR in several
+     * parts): the views' counts by result under the rule are the kernel's in memory, sampled rows (of KQKR, of KRKQ
+     * read from its rows, of every position) answer as the probe does, a table made without DTZ has none, and the five
+     * results are named as Lichess names them.
+     */
+    @Test
+    void theRowsCarryEachPositionsDtzForSql() throws Exception {
+        Path dir = GeneratedTables.dtzKqkr();
+        Material kqkr = Material.parse("KQKR");
+        assertTrue(Manifest.read(dir.resolve("kqkr").resolve(Manifest.FILE)).parquetFiles().size() > 1, "KQKR's rows in several parts");
+        org.apache.spark.sql.SparkSession spark = SparkTestSession.session();
+        TableView.registerFolder(spark, dir.toString(), line -> { throw new AssertionError(line); });
+        Map<Material, EntryResults> smaller = new HashMap<>();
+        for (Material m : TablePlan.of(kqkr)) {
+            if (m.equals(kqkr)) continue;
+            short[] codes = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), new Successors(m, null, Map.of()), Dtz.RULE_PLIES);
+            smaller.put(m, e -> codes[(int) e]);
+        }
+        short[] codes = DtzSolve.solve(new PositionIndex(kqkr), new MoveGenerator(kqkr), new Successors(kqkr, null, smaller), Dtz.RULE_PLIES);
+        String[] names = {"loss", "blessed-loss", "draw", "cursed-win", "win"};
+        Map<String, Long> expected = new HashMap<>();
+        for (int e = 0; e < codes.length; e++)
+            if (codes[e] != Dtz.NONE) expected.merge((e % 2 == 0 ? "w " : "b ") + names[Dtz.wdl(codes[e], Dtz.RULE_PLIES) + 2], 1L, Long::sum);
+        Map<String, Long> counted = new HashMap<>();
+        for (org.apache.spark.sql.Row r : spark.sql("SELECT stm, result50, count(*) FROM kqkr GROUP BY stm, result50").collectAsList())
+            counted.put(r.getString(0) + " " + r.getString(1), r.getLong(2));
+        assertEquals(expected, counted);
+        try (Tablebase tb = Tablebase.open(dir)) {
+            for (String view : new String[] {"kqkr", "krkq", "kqkr_positions"}) {
+                java.util.List<org.apache.spark.sql.Row> rows = spark.sql("SELECT fen, dtz, wdl, result50, result FROM " + view
+                        + " TABLESAMPLE (0.2 PERCENT) REPEATABLE (5)").collectAsList();
+                assertTrue(rows.size() > 1000, view + ": " + rows.size() + " rows");
+                for (org.apache.spark.sql.Row r : rows) {
+                    Position p = Fen.parse(r.getString(0));
+                    assertEquals(tb.probeDtz(p), r.getInt(1), view + " " + p);
+                    assertEquals(tb.probeWdl50(p), r.getInt(2), view + " " + p);
+                    assertEquals(names[r.getInt(2) + 2], r.getString(3), view + " " + p);
+                    assertEquals(r.getString(4), r.getString(3).replace("cursed-", "").replace("blessed-", ""), view + " " + p);
+                }
+            }
+        }
+        TableView.register(spark, GeneratedTables.folder("KQKR").toString());
+        assertEquals(0L, spark.sql("SELECT count(*) FROM kqkr WHERE dtz IS NOT NULL OR wdl IS NOT NULL OR result50 IS NOT NULL").first().getLong(0),
+                "a table made without DTZ");
+
+        // the five values of WDL named as Lichess's categories (KQKR has no cursed result to read), on rows of the stored schema
+        Material krk = Material.parse("KRK");
+        java.util.List<org.apache.spark.sql.Row> stored = new java.util.ArrayList<>();
+        for (int wdl = -2; wdl <= 2; wdl++)
+            stored.add(org.apache.spark.sql.RowFactory.create(0L, 0L, (byte) 0, null, null, (byte) 8, (short) (wdl * 60), (byte) wdl));
+        java.util.List<org.apache.spark.sql.Row> read = spark.createDataFrame(stored, PositionRows.schema())
+                .selectExpr(TableView.rowColumns(krk, krk, true, true)).select("wdl", "dtz", "result50").collectAsList();
+        for (int k = 0; k < 5; k++) {
+            assertEquals(k - 2, read.get(k).getInt(0));
+            assertEquals((k - 2) * 60, read.get(k).getInt(1));
+            assertEquals(names[k], read.get(k).getString(2));
+        }
+    }
+
     private static long entryOf(Position p) {
         return 2 * new PositionIndex(p.material()).index(p) + p.sideToMove().ordinal();
     }

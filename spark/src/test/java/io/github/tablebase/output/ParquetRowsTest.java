@@ -34,7 +34,7 @@ class ParquetRowsTest {
         Path file = dir.resolve("rows.parquet");
         Configuration hadoop = new Configuration();
         try (OutputStream out = Files.newOutputStream(file)) {
-            ParquetRows.write(index, b, hadoop, out, 1); // a row group each time the writer looks at its size
+            ParquetRows.write(index, b, null, hadoop, out, 1); // a row group each time the writer looks at its size
         }
         int groups;
         try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(new org.apache.hadoop.fs.Path(file.toUri()), hadoop))) {
