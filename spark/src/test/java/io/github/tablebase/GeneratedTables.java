@@ -66,7 +66,7 @@ public final class GeneratedTables {
 
     /**
      * A folder of KQKR and its smaller tables made with their DTZ ({@code --dtz}), KQKR in four parts (so that each part's
-     * task reads the DTZ for its Parquet rows): generated on first use.
+     * task reads the DTZ for its Parquet rows), packed files kept: generated on first use.
      */
     public static synchronized Path dtzKqkr() throws Exception {
         if (dtz != null) return dtz;
@@ -76,7 +76,7 @@ public final class GeneratedTables {
         conf.set(io.github.tablebase.table.RunSettings.ENTRIES_PER_FILE, "2000000");
         int exit;
         try {
-            exit = Generate.generate(new String[] {"--endgame", "KQKR", "--out", folder.resolve("kqkr").toString(), "--dtz"});
+            exit = Generate.generate(new String[] {"--endgame", "KQKR", "--out", folder.resolve("kqkr").toString(), "--dtz", "--keep-packed"});
         } finally {
             conf.unset(io.github.tablebase.table.RunSettings.ENTRIES_PER_FILE);
         }

@@ -263,8 +263,17 @@ public final class CompressedTable implements DtmTable {
      * of blocks compresses smallest.
      */
     public static long write(PositionIndex index, long lo, long hi, byte[] results, BitSet byExits, LatePlies late, OutputStream out) throws IOException {
+        return write(index, lo, hi, results, storedSide(index.material()), byExits, late, out);
+    }
+
+    /**
+     * {@link #write(PositionIndex, long, long, byte[], BitSet, LatePlies, OutputStream)} of side to move {@code stored}:
+     * a DTZ table keeps both sides, each in a file of its own ({@link #openSide}).
+     */
+    public static long write(PositionIndex index, long lo, long hi, byte[] results, Color stored, BitSet byExits, LatePlies late, OutputStream out)
+            throws IOException {
         if (results.length != 2 * (hi - lo)) throw new IllegalArgumentException(results.length + " results for " + 2 * (hi - lo) + " entries");
-        int side = storedSide(index.material()).ordinal();
+        int side = stored.ordinal();
         byte[] ordered = new byte[Math.toIntExact(hi - lo)];
         int block = blockEntries(index.material());
         Choice choice = leastOrder(index, results, side, byExits == null || byExits.isEmpty() ? null : byExits, ordered.length, block);
@@ -274,7 +283,7 @@ public final class CompressedTable implements DtmTable {
             marks = new BitSet(ordered.length);
             for (int at = byExits.nextSetBit(0); at >= 0; at = byExits.nextSetBit(at + 1)) marks.set((int) choice.order().stored(at));
         }
-        return write(index, lo, hi, block, choice.order(), ordered, marks, choice.compressed(), late, out);
+        return write(index, lo, hi, side, block, choice.order(), ordered, marks, choice.compressed(), late, out);
     }
 
     /**
@@ -283,9 +292,9 @@ public final class CompressedTable implements DtmTable {
      * the entries at {@code marks} (offsets in that order; null for none) marked as decided by their captures and promotions;
      * {@code done} (null for none) holds blocks already compressed so, by their number, null where not.
      */
-    static long write(PositionIndex index, long lo, long hi, int block, BlockOrder order, byte[] ordered, BitSet marks, Compressed[] done,
+    static long write(PositionIndex index, long lo, long hi, int side, int block, BlockOrder order, byte[] ordered, BitSet marks, Compressed[] done,
                       LatePlies late, OutputStream out) throws IOException {
-        int side = storedSide(index.material()).ordinal(), blocks = (ordered.length + block - 1) / block;
+        int blocks = (ordered.length + block - 1) / block;
         LZMA2Options options = options(block);
         ByteBuffer head = ByteBuffer.allocate(HEADER + (BLOCK_ENTRY + 4 * CHUNKS) * blocks).order(ByteOrder.LITTLE_ENDIAN);
         IndexedTable.putRange(head, MAGIC, index, lo, hi);
@@ -443,7 +452,13 @@ public final class CompressedTable implements DtmTable {
     static int chunkEntries(int blockEntries) { return (blockEntries + CHUNKS - 1) / CHUNKS; }
 
     /** Opens a table's part files (in any order), checking headers, block tables and sizes; blocks are read as lookups need them. */
-    public static CompressedTable open(List<Path> files, BlockCache cache) throws IOException {
+    public static CompressedTable open(List<Path> files, BlockCache cache) throws IOException { return open(files, cache, null); }
+
+    /** Opens the part files of a table that stores side to move {@code side} (a DTZ table's file of that side). */
+    public static CompressedTable openSide(List<Path> files, BlockCache cache, Color side) throws IOException { return open(files, cache, side); }
+
+    /** {@link #open}, the files storing {@code expected}, or with null the side {@link #storedSide} gives. */
+    private static CompressedTable open(List<Path> files, BlockCache cache, Color expected) throws IOException {
         if (files.isEmpty()) throw new IllegalArgumentException("a table has at least one part file");
         List<Part> parts = new ArrayList<>();
         Material material = null;
@@ -464,7 +479,7 @@ public final class CompressedTable implements DtmTable {
                     int s = head.get(), props = head.get() & 0xFF, lead = head.get(), flags = head.get();
                     int dict = head.getInt(), entries = head.getInt(), crc = head.getInt();
                     if (index == null) index = new PositionIndex(m);
-                    if (s != storedSide(m).ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0
+                    if (s != (expected != null ? expected : storedSide(m)).ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0
                             || (flags & ~(MARKS_EXITS | WINS_THEN_LOSSES | CHUNK_CRCS)) != 0 || lead < 0 || lead >= BlockOrder.leads(index)
                             || (hi - lo) % index.restSize() != 0 || side >= 0 && (s != side || entries != blockEntries || dict != dictionary || props != (properties & 0xFF)))
                         throw new CorruptTableException(file + " has a header this reader does not know (side " + s + ", " + entries + " entries a block)");

@@ -57,8 +57,15 @@ public record Manifest(String endgame, long indexSize, List<SideFigures> sides, 
     public record DtzSide(long win, long cursedWin, long draw, long blessedLoss, long loss, int longestWin, int longestLoss)
             implements java.io.Serializable {}
 
-    /** The DTZ file (a packed table whose result codes are {@link Dtz} codes) and each side to move's figures. */
-    public record DtzFigures(List<FileEntry> files, List<DtzSide> sides) {}
+    /**
+     * The DTZ files and each side to move's figures: {@code files}, the packed table whose result codes are {@link Dtz}
+     * codes (null once it is gone, as the packed DTM's), and {@code compressedFiles}, one compressed table a side to
+     * move, White's first (null for a table made before them).
+     */
+    public record DtzFigures(List<FileEntry> files, List<FileEntry> compressedFiles, List<DtzSide> sides) {
+        /** Without its packed file. */
+        DtzFigures withoutPacked() { return new DtzFigures(null, compressedFiles, sides); }
+    }
 
     /** The Parquet rows: their folder in the table's, how many, and each file. */
     public record Parquet(String path, long rows, List<FileEntry> files) {}
@@ -116,7 +123,8 @@ public record Manifest(String endgame, long indexSize, List<SideFigures> sides, 
 
     /** This manifest without its packed files (once they are deleted). */
     public Manifest withoutPackedFiles() {
-        return new Manifest(endgame, indexSize, sides, parquet, null, compressedFiles, seedFile, subTables, made, dtz);
+        return new Manifest(endgame, indexSize, sides, parquet, null, compressedFiles, seedFile, subTables, made,
+                dtz == null || dtz.compressedFiles() == null ? dtz : dtz.withoutPacked());
     }
 
     public void write(OutputStream out) throws IOException {
@@ -162,7 +170,8 @@ public record Manifest(String endgame, long indexSize, List<SideFigures> sides, 
         }
         if (dtz != null) {
             Map<String, Object> d = new LinkedHashMap<>();
-            d.put("files", json(dtz.files()));
+            if (dtz.files() != null) d.put("files", json(dtz.files()));
+            if (dtz.compressedFiles() != null) d.put("compressed_files", json(dtz.compressedFiles()));
             for (int s = 0; s < 2; s++) {
                 DtzSide side = dtz.sides().get(s);
                 Map<String, Object> f = new LinkedHashMap<>();
@@ -257,8 +266,9 @@ public record Manifest(String endgame, long indexSize, List<SideFigures> sides, 
 
     private static DtzFigures dtz(Object json) {
         if (!(json instanceof Map<?, ?> d)) return null;
-        List<FileEntry> files = files(d.get("files"));
-        if (files == null) throw new IllegalArgumentException("its DTZ names no file");
+        List<FileEntry> files = files(d.get("files")), compressed = files(d.get("compressed_files"));
+        if (files == null && compressed == null) throw new IllegalArgumentException("its DTZ names no file");
+        if (compressed != null && compressed.size() != 2) throw new IllegalArgumentException("its compressed DTZ names " + compressed.size() + " files, not one a side to move");
         List<DtzSide> sides = new ArrayList<>();
         for (String side : SIDES) {
             Map<?, ?> f = (Map<?, ?>) d.get(side);
@@ -266,7 +276,7 @@ public record Manifest(String endgame, long indexSize, List<SideFigures> sides, 
                     number(f.get("blessed_loss")).longValue(), number(f.get("loss")).longValue(), number(f.get("longest_win_plies")).intValue(),
                     number(f.get("longest_loss_plies")).intValue()));
         }
-        return new DtzFigures(files, List.copyOf(sides));
+        return new DtzFigures(files, compressed, List.copyOf(sides));
     }
 
     private static Number number(Object json) {

@@ -65,8 +65,8 @@ public final class Tablebase implements AutoCloseable {
 
     /** The tables opened, then the materials answered from their colours swapped (see {@link ColoursSwappedTable}). */
     private final Map<Material, DtmTable> tables;
-    /** The DTZ of the tables made with it (packed tables of {@link Dtz} codes), by their own material. */
-    private final Map<Material, IndexedTable> dtz;
+    /** The DTZ of the tables made with it, by their own material. */
+    private final Map<Material, DtzTable> dtz;
     private final Set<Material> opened;
     private final List<Refused> refused;
     /** The refused tables by material, and their colours swapped, where no table of that material opened. */
@@ -76,7 +76,7 @@ public final class Tablebase implements AutoCloseable {
     private DtmTable last; // racy on purpose: any table read here is a whole, final-field object
     private volatile boolean closed;
 
-    private Tablebase(Map<Material, DtmTable> tables, Map<Material, IndexedTable> dtz, List<Refused> refused, BlockCache cache) {
+    private Tablebase(Map<Material, DtmTable> tables, Map<Material, DtzTable> dtz, List<Refused> refused, BlockCache cache) {
         this.dtz = Map.copyOf(dtz);
         this.opened = Set.copyOf(tables.keySet());
         this.tables = withColoursSwapped(tables);
@@ -134,7 +134,7 @@ public final class Tablebase implements AutoCloseable {
     public static Tablebase open(List<Path> folders, Check check, long cacheBytes, Source source) throws IOException {
         BlockCache cache = new BlockCache(cacheBytes);
         Map<Material, DtmTable> tables = new HashMap<>();
-        Map<Material, IndexedTable> dtz = new HashMap<>();
+        Map<Material, DtzTable> dtz = new HashMap<>();
         Map<Path, Refused> refused = new java.util.LinkedHashMap<>();
         try {
             for (Path folder : folders) {
@@ -164,14 +164,14 @@ public final class Tablebase implements AutoCloseable {
             if (tables.isEmpty()) throw new MissingTableException("no folder given to open");
         } catch (IOException | RuntimeException e) {
             for (DtmTable table : tables.values()) table.close();
-            for (IndexedTable table : dtz.values()) table.close();
+            for (DtzTable table : dtz.values()) table.close();
             throw e;
         }
         return new Tablebase(tables, dtz, List.copyOf(refused.values()), cache);
     }
 
     /** {@link #openTable}, a failure kept as a {@link Refused} table instead of failing the open. */
-    private static void openOrRefuse(Path folder, Map<Material, DtmTable> tables, Map<Material, IndexedTable> dtz, Map<Path, Refused> refused,
+    private static void openOrRefuse(Path folder, Map<Material, DtmTable> tables, Map<Material, DtzTable> dtz, Map<Path, Refused> refused,
                                      Check check, BlockCache cache, Source source) {
         Path key = folder.toAbsolutePath().normalize();
         if (refused.containsKey(key)) return;
@@ -209,7 +209,7 @@ public final class Tablebase implements AutoCloseable {
      * Opens the table of a folder (and its DTZ, where it was made with it), then those of its manifest's sub-tables that
      * exist (a missing one is reported when a probe needs it; a damaged one is refused).
      */
-    private static void openTable(Path folder, Map<Material, DtmTable> tables, Map<Material, IndexedTable> dtz, Map<Path, Refused> refused,
+    private static void openTable(Path folder, Map<Material, DtmTable> tables, Map<Material, DtzTable> dtz, Map<Path, Refused> refused,
                                   Check check, BlockCache cache, Source source) throws IOException {
         Manifest manifest = Manifest.read(folder.resolve(Manifest.FILE));
         List<Manifest.FileEntry> packed = manifest.packedFiles(), compressed = manifest.compressedFiles();
@@ -223,13 +223,16 @@ public final class Tablebase implements AutoCloseable {
         List<Path> files = new ArrayList<>();
         for (Manifest.FileEntry part : readCompressed ? compressed : packed) files.add(folder.resolve(part.name()));
         DtmTable table = readCompressed ? CompressedTable.open(files, cache) : IndexedTable.open(files);
-        IndexedTable dtzTable = null;
+        DtzTable dtzTable = null;
         try {
-            if (manifest.dtz() != null) {
-                dtzTable = IndexedTable.open(manifest.dtz().files().stream().map(f -> folder.resolve(f.name())).toList());
+            Manifest.DtzFigures dtzFiles = manifest.dtz();
+            if (dtzFiles != null) {
+                dtzTable = DtzTable.open(folder, dtzFiles, cache, source == Source.PACKED);
                 if (!dtzTable.material().equals(material))
                     throw new CorruptTableException(folder + "'s DTZ file holds " + dtzTable.material() + ", its manifest says " + material);
-                if (check == Check.SHA256) for (Manifest.FileEntry part : manifest.dtz().files()) verify(folder.resolve(part.name()), part);
+                if (check == Check.SHA256)
+                    for (List<Manifest.FileEntry> listed : java.util.Arrays.asList(dtzFiles.files(), dtzFiles.compressedFiles()))
+                        if (listed != null) for (Manifest.FileEntry part : listed) verify(folder.resolve(part.name()), part);
             }
             if (!table.material().equals(material))
                 throw new CorruptTableException(folder + " holds " + table.material() + ", its manifest says " + material);
@@ -416,13 +419,13 @@ public final class Tablebase implements AutoCloseable {
         if (position.enPassant() >= 0 && canTakeEnPassant(position)) return dtzFromMoves(position);
         Position stored = position.material().isTableMaterial() || !dtz.containsKey(position.material().coloursSwapped())
                 ? position : position.coloursSwapped();
-        IndexedTable table = dtz.get(stored.material());
+        DtzTable table = dtz.get(stored.material());
         if (table == null) {
             table(position.material()); // no table at all: that error
             throw new MissingTableException("the " + position.material() + " table was made without DTZ (generate it again with --conf "
                     + "spark.tablebase.dtz=true)");
         }
-        return table.result(table.entry(stored));
+        return table.code(stored);
     }
 
     /** A legal position's {@link Dtz} code from those of the positions its moves lead to; with no move, checkmate or stalemate. */
@@ -497,7 +500,7 @@ public final class Tablebase implements AutoCloseable {
         closed = true;
         last = null; // the lookups' fast path reads no volatile field: they find no last table and ask find()
         for (DtmTable table : tables.values()) table.close();
-        for (IndexedTable table : dtz.values()) table.close();
+        for (DtzTable table : dtz.values()) table.close();
     }
 
     /** The budget and present size of the decompressed blocks' cache, in bytes. */

@@ -104,7 +104,7 @@ class BlockOrderTest {
         BlockOrder order = BlockOrder.of(index, hi - lo, lead);
         order.arrange(part, CompressedTable.storedSide(index.material()).ordinal(), ordered);
         try (OutputStream out = Files.newOutputStream(file)) {
-            CompressedTable.write(index, lo, hi, CompressedTable.blockEntries(index.material()), order, ordered, null, null, late, out);
+            CompressedTable.write(index, lo, hi, CompressedTable.storedSide(index.material()).ordinal(), CompressedTable.blockEntries(index.material()), order, ordered, null, null, late, out);
         }
     }
 
@@ -148,7 +148,7 @@ class BlockOrderTest {
             for (int at = byExits.nextSetBit(0); at >= 0; at = byExits.nextSetBit(at + 1)) marks.set((int) order.stored(at));
         }
         ByteArrayOutputStream whole = new ByteArrayOutputStream();
-        CompressedTable.write(index, 0, size, CompressedTable.BLOCK, order, ordered, marks, null, LatePlies.NONE, whole);
+        CompressedTable.write(index, 0, size, CompressedTable.storedSide(index.material()).ordinal(), CompressedTable.BLOCK, order, ordered, marks, null, LatePlies.NONE, whole);
         assertArrayEquals(whole.toByteArray(), file, what);
     }
 
@@ -169,7 +169,7 @@ class BlockOrderTest {
             byte[] ordered = new byte[(int) size];
             BlockOrder order = BlockOrder.of(index, size, lead);
             order.arrange(results, 0, ordered);
-            forced[lead] = CompressedTable.write(index, 0, size, CompressedTable.BLOCK, order, ordered, null, null, LatePlies.NONE, OutputStream.nullOutputStream());
+            forced[lead] = CompressedTable.write(index, 0, size, CompressedTable.storedSide(index.material()).ordinal(), CompressedTable.BLOCK, order, ordered, null, null, LatePlies.NONE, OutputStream.nullOutputStream());
             assertTrue(chosen.size() <= forced[lead], chosen.size() + " bytes chosen, " + forced[lead] + " with lead " + lead);
         }
         assertTrue(forced[1] < forced[0], forced[1] + " bytes with the pawn in front, " + forced[0] + " in the index's order");

@@ -55,7 +55,7 @@ class CompressedBlocksTest {
         BlockOrder order = BlockOrder.of(KPK, KPK.size(), 0);
         order.arrange(results, side, ordered);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        CompressedTable.write(KPK, 0, KPK.size(), block, order, ordered, null, null, LatePlies.NONE, out);
+        CompressedTable.write(KPK, 0, KPK.size(), CompressedTable.storedSide(KPK.material()).ordinal(), block, order, ordered, null, null, LatePlies.NONE, out);
         return out.toByteArray();
     }
 

@@ -9,6 +9,7 @@ import io.github.tablebase.table.RunSettings;
 import io.github.tablebase.table.SmallerTables;
 import io.github.tablebase.table.SolvedTable;
 import io.github.tablebase.table.TableFigures;
+import io.github.tablebase.table.DtzFiles;
 import io.github.tablebase.table.TableFiles;
 import io.github.tablebase.table.TablePlan;
 import java.io.IOException;
@@ -145,10 +146,10 @@ final class TableRun {
             Map<Material, TableFiles> smaller = new HashMap<>();
             for (Map.Entry<Material, CompletableFuture<TableFiles>> e : needs.entrySet()) smaller.put(e.getKey(), e.getValue().join());
             boolean dtzAsked = RunSettings.of(jsc).dtz();
-            Map<Material, TableFiles> dtz = new HashMap<>();
+            Map<Material, DtzFiles> dtz = new HashMap<>();
             if (dtzAsked)
                 for (Material sub : smaller.keySet()) {
-                    TableFiles files = folders.dtzFiles(sub);
+                    DtzFiles files = folders.dtzFiles(sub);
                     if (files != null) dtz.put(sub, files);
                 }
             SmallerTables subs = new SmallerTables(jsc, m, smaller, dtz);

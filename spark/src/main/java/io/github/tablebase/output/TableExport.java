@@ -1,5 +1,6 @@
 package io.github.tablebase.output;
 
+import io.github.tablebase.chess.Color;
 import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.probe.CompressedTable;
@@ -383,13 +384,14 @@ public final class TableExport {
         return new FileEntry(PackedTable.FILE_NAME, PackedTable.SIZE, sha256);
     }
 
-    /** A table's DTZ file and each side to move's figures. */
-    record DtzWritten(FileEntry file, List<Manifest.DtzSide> sides) implements Serializable {}
+    /** A table's DTZ files (packed; compressed, White to move's first) and each side to move's figures. */
+    record DtzWritten(FileEntry file, List<FileEntry> compressed, List<Manifest.DtzSide> sides) implements Serializable {}
 
     /**
      * Writes a table's DTZ codes as a packed table whose results are {@link Dtz} codes (a code is a {@link Result}
      * code: a win in n plies the code of ply 2n - 1, a loss the code of ply 2n; those past a byte listed as late
-     * plies) and no best moves, and counts each side's five results and longest DTZ.
+     * plies) and no best moves, the packed file that the Parquet rows and bigger tables read, and as a compressed
+     * table of each side to move, what the probe reads; and counts each side's five results and longest DTZ.
      */
     static DtzWritten writeDtz(String staging, PositionIndex index, short[] codes, Configuration hadoop) throws IOException {
         byte[] results = new byte[codes.length];
@@ -418,14 +420,27 @@ public final class TableExport {
         LatePlies plies = LatePlies.of(Result.MAX_PLY, lateEntries, latePlies);
         String sha256 = writeAside(file, hadoop, out -> IndexedTable.writePart(index, 0, index.size(), results, new byte[codes.length], plies, out));
         long bytes = file.getFileSystem(hadoop).getFileStatus(file).getLen();
+        List<FileEntry> compressed = new ArrayList<>();
+        for (Color side : Color.values()) {
+            String sideName = dtzCompressedName(index.material(), side);
+            long[] sideBytes = new long[1];
+            String sideSha256 = writeAside(new Path(staging, sideName), hadoop,
+                    out -> sideBytes[0] = CompressedTable.write(index, 0, index.size(), results, side, null, plies, out));
+            compressed.add(new FileEntry(sideName, sideBytes[0], sideSha256, 0, index.size()));
+        }
         List<Manifest.DtzSide> sides = new ArrayList<>();
         for (int s = 0; s < 2; s++)
             sides.add(new Manifest.DtzSide(counts[s][4], counts[s][3], counts[s][2], counts[s][1], counts[s][0], longest[s][0], longest[s][1]));
-        return new DtzWritten(new FileEntry(name, bytes, sha256, 0, index.size()), List.copyOf(sides));
+        return new DtzWritten(new FileEntry(name, bytes, sha256, 0, index.size()), List.copyOf(compressed), List.copyOf(sides));
     }
 
     /** The DTZ file's name after the table's folder name: {@code kqkr.dtz.tbl}. */
     public static final String DTZ_SUFFIX = ".dtz.tbl";
+
+    /** The name of the compressed DTZ of a side to move: {@code kqkr.dtz.w.cdtm}, {@code kqkr.dtz.b.cdtm}. */
+    static String dtzCompressedName(Material material, Color side) {
+        return folderName(material) + ".dtz." + side.fenLetter() + CompressedTable.SUFFIX;
+    }
 
     /**
      * {@code partFiles}: the part files' entries; {@code parquetFiles}: the Parquet files'; {@code seed}: the seed's KBNK
@@ -448,7 +463,7 @@ public final class TableExport {
                 run.partitions(), Math.round((System.nanoTime() - run.startNanos()) / 1e7) / 100.0);
         Manifest m = new Manifest(material.name(), table.index().size(), List.copyOf(sides), parquet, byIndex.stream().map(PartFiles::packed).toList(),
                 byIndex.stream().map(PartFiles::compressed).toList(), seed, subs, made,
-                dtz == null ? null : new Manifest.DtzFigures(List.of(dtz.file()), dtz.sides()));
+                dtz == null ? null : new Manifest.DtzFigures(List.of(dtz.file()), dtz.compressed(), dtz.sides()));
         try (OutputStream out = folder.create(Manifest.FILE)) {
             m.write(out);
         }

@@ -5,6 +5,7 @@ import io.github.tablebase.probe.IndexedTable;
 import io.github.tablebase.probe.Manifest;
 import io.github.tablebase.table.SmallerTables;
 import io.github.tablebase.table.SolvedTable;
+import io.github.tablebase.table.DtzFiles;
 import io.github.tablebase.table.TableFiles;
 import io.github.tablebase.table.TablePlan;
 import java.io.IOException;
@@ -91,10 +92,13 @@ public final class TableFolders {
         }
     }
 
-    /** The DTZ file of a table written or found here, or null when it was made without one. */
-    public TableFiles dtzFiles(Material material) throws IOException {
+    /** The DTZ files of a table written or found here, or null when it was made without them. */
+    public DtzFiles dtzFiles(Material material) throws IOException {
         Manifest.DtzFigures dtz = manifest(material).dtz();
-        return dtz == null ? null : files(material, folderOf(material), dtz.files());
+        if (dtz == null) return null;
+        Path folder = folderOf(material);
+        return new DtzFiles(material, dtz.files() == null ? null : files(material, folder, dtz.files()), folder.toString(),
+                dtz.compressedFiles() == null ? null : dtz.compressedFiles().stream().map(Manifest.FileEntry::name).toList());
     }
 
     /** A table written earlier: its packed files, or null when its folder keeps its compressed files alone. */
@@ -187,7 +191,7 @@ public final class TableFolders {
 
     /**
      * The run reads no more of a table's packed files: those made again for it are deleted, and unless {@code keep},
-     * those of its folder too, where its compressed files are there to read (its manifest rewritten without them,
+     * those of its folder too (its packed DTZ with them), where its compressed files are there to read (its manifest rewritten without them,
      * aside and then renamed over the old one, before they go). Returns the bytes deleted from the table's folder.
      */
     public long releasePacked(Material material, boolean keep) throws IOException {
@@ -210,6 +214,8 @@ public final class TableFolders {
         }
         replace(aside, file, hadoop);
         long bytes = 0;
+        Manifest.DtzFigures dtz = manifest.dtz(); // its packed DTZ goes with them, where its compressed DTZ stays
+        if (dtz != null && dtz.files() != null && dtz.compressedFiles() != null) parts = java.util.stream.Stream.concat(parts.stream(), dtz.files().stream()).toList();
         for (Manifest.FileEntry part : parts) {
             bytes += part.bytes();
             fs.delete(new Path(folder, part.name()), false);

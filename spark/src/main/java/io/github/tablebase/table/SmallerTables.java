@@ -25,7 +25,7 @@ public final class SmallerTables implements Serializable {
     private final Material material;
     private final Map<Material, TableFiles> files;
     /** Each smaller table's DTZ file, where it has one. */
-    private final Map<Material, TableFiles> dtz;
+    private final Map<Material, DtzFiles> dtz;
     private final Broadcast<SerializableWritable<Configuration>> hadoop;
     private final long mappedBytes;
     /** The bytes of smaller tables read a king pair at a time, by every task of this table (Spark's accumulator: counted once a task succeeds). */
@@ -36,7 +36,7 @@ public final class SmallerTables implements Serializable {
     }
 
     /** {@code dtz}: the smaller tables' DTZ files, where they have them. */
-    public SmallerTables(JavaSparkContext jsc, Material material, Map<Material, TableFiles> written, Map<Material, TableFiles> dtz) {
+    public SmallerTables(JavaSparkContext jsc, Material material, Map<Material, TableFiles> written, Map<Material, DtzFiles> dtz) {
         this.material = material;
         this.dtz = new HashMap<>(dtz);
         this.files = new HashMap<>();
@@ -75,7 +75,7 @@ public final class SmallerTables implements Serializable {
     /** Whether every smaller table has its DTZ file (a table whose captures reach bare kings alone needs none). */
     public boolean haveDtz() { return dtz.keySet().containsAll(files.keySet()); }
 
-    /** The smaller tables' DTZ, mapped whole, for one task. */
+    /** The smaller tables' DTZ for one task: mapped whole, or their compressed files where the packed ones are gone. */
     public Map<Material, EntryResults> openDtz() {
         Map<Material, EntryResults> tables = new HashMap<>();
         try {

@@ -17,9 +17,10 @@ import io.github.tablebase.chess.MoveGenerator;
 import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.cli.Generate;
 import io.github.tablebase.generate.DtzSolve;
+import io.github.tablebase.probe.BlockCache;
 import io.github.tablebase.probe.Dtz;
+import io.github.tablebase.probe.DtzTable;
 import io.github.tablebase.probe.EntryResults;
-import io.github.tablebase.probe.IndexedTable;
 import io.github.tablebase.probe.LichessJson;
 import io.github.tablebase.probe.Manifest;
 import io.github.tablebase.probe.ProbeResult;
@@ -57,16 +58,22 @@ class DtzFilesTest {
             Path folder = dir.resolve(m.name().toLowerCase());
             Manifest manifest = Manifest.read(folder.resolve(Manifest.FILE));
             assertNotNull(manifest.dtz(), m.name() + "'s manifest lists its DTZ");
-            Manifest.FileEntry file = manifest.dtz().files().get(0);
-            try (InputStream in = Files.newInputStream(folder.resolve(file.name()))) {
-                assertEquals(file.sha256(), Manifest.sha256(in));
-            }
+            assertEquals(2, manifest.dtz().compressedFiles().size(), m.name() + ": a compressed DTZ file a side to move");
+            for (Manifest.FileEntry file : concat(manifest.dtz().files(), manifest.dtz().compressedFiles()))
+                try (InputStream in = Files.newInputStream(folder.resolve(file.name()))) {
+                    assertEquals(file.sha256(), Manifest.sha256(in), file.name());
+                }
             long[][] counts = new long[2][5];
-            IndexedTable read = IndexedTable.open(folder.resolve(file.name()));
+            BlockCache cache = new BlockCache(codes.length); // every block held: the loop reads each entry in turn
+            DtzTable packed = DtzTable.open(folder, manifest.dtz(), cache, true);
+            DtzTable compressed = DtzTable.open(folder, manifest.dtz(), cache, false);
             for (int e = 0; e < codes.length; e++) {
-                assertEquals(codes[e], read.result(e), m.name() + " entry " + e);
-                if (codes[e] != Dtz.NONE) counts[e & 1][Dtz.wdl(codes[e], Dtz.RULE_PLIES) + 2]++;
+                assertEquals(codes[e], packed.result(e), m.name() + " entry " + e);
+                if (codes[e] == Dtz.NONE) continue; // a compressed file's don't-care entries: any code
+                assertEquals(codes[e], compressed.result(e), m.name() + " entry " + e + ", compressed");
+                counts[e & 1][Dtz.wdl(codes[e], Dtz.RULE_PLIES) + 2]++;
             }
+            compressed.close();
             for (int s = 0; s < 2; s++) {
                 Manifest.DtzSide side = manifest.dtz().sides().get(s);
                 assertEquals(counts[s][4], side.win(), m.name());
@@ -75,7 +82,6 @@ class DtzFilesTest {
                 assertEquals(counts[s][3] + counts[s][1], side.cursedWin() + side.blessedLoss(), m.name());
             }
             assertTrue(manifest.dtz().sides().get(0).longestWin() > 0, m.name() + " has White wins");
-            read.close();
 
             // the probe: every seventh entry, and the same position with the colours swapped (KRKQ from KQKR's DTZ)
             PositionIndex index = new PositionIndex(m);
@@ -130,7 +136,7 @@ class DtzFilesTest {
         }
         Files.write(dtzFile, bytes);
         assertTrue(changed > 10_000, changed + " entries changed");
-        try (Tablebase tb = Tablebase.open(copy.resolve("kqkr"))) {
+        try (Tablebase tb = Tablebase.open(java.util.List.of(copy.resolve("kqkr")), Tablebase.Check.HEADERS, 1 << 26, Tablebase.Source.PACKED)) {
             SampleCheck.Report sample = SampleCheck.run(tb, tb, Material.parse("KQKR"), 20_000, 7);
             assertTrue(sample.mismatches() > 0 && sample.firstMismatch().contains("DTZ"), sample.toString());
         }
@@ -207,6 +213,34 @@ class DtzFilesTest {
             assertEquals((k - 2) * 60, read.get(k).getInt(1));
             assertEquals(names[k], read.get(k).getString(2));
         }
+    }
+
+    /**
+     * A run that keeps no packed files leaves each table's DTZ in its compressed files alone, and a run that makes KQKR
+     * again reads its smaller tables' DTZ from those: the same compressed DTZ, byte for byte, as the run above.
+     */
+    @Test
+    void aSetKeepsItsDtzCompressedAndARunReadsItFromThere(@TempDir Path tmp) throws Exception {
+        Path kept = GeneratedTables.dtzKqkr();
+        Path kqkr = tmp.resolve("kqkr");
+        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", kqkr.toString(), "--no-parquet", "--dtz"}));
+        for (String t : new String[] {"kqkr", "kqk", "krk"}) {
+            Manifest.DtzFigures dtz = Manifest.read(tmp.resolve(t).resolve(Manifest.FILE)).dtz();
+            assertNull(dtz.files(), t + ": no packed DTZ listed");
+            try (var files = Files.list(tmp.resolve(t))) {
+                assertTrue(files.noneMatch(f -> f.getFileName().toString().endsWith(TableExport.DTZ_SUFFIX)), t + ": no packed DTZ file");
+            }
+        }
+        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", kqkr.toString(), "--no-parquet", "--dtz", "--overwrite"}));
+        assertEquals(Manifest.read(kept.resolve("kqkr").resolve(Manifest.FILE)).dtz().compressedFiles(),
+                Manifest.read(kqkr.resolve(Manifest.FILE)).dtz().compressedFiles());
+        try (Tablebase tb = Tablebase.open(kqkr)) {
+            assertEquals(1, tb.probeDtz(Fen.parse("8/8/8/8/8/2k5/1r6/KQ6 w - - 0 1")), "Qxb2+ zeroes at once");
+        }
+    }
+
+    private static java.util.List<Manifest.FileEntry> concat(java.util.List<Manifest.FileEntry> a, java.util.List<Manifest.FileEntry> b) {
+        return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
     }
 
     private static long entryOf(Position p) {
