@@ -14,13 +14,13 @@ import java.util.Map;
 /**
  * A probe in the shape of the Lichess tablebase API ({@code GET /standard} and {@code /standard/mainline} of
  * lila-tablebase), so that a tool written for it works against {@code jobs/serve}: DTM signed and in plies (positive
- * when the side to move mates), the fields of a position and of each legal move, best first (by DTM). Where the table
+ * when the side to move mates), the fields of a position and of each legal move, best first in lila-tablebase's order (see {@link #BEST_FIRST}). Where the table
  * was made with DTZ, {@code dtz} and {@code precise_dtz} are its DTZ (exact: both the same) and the category follows
  * the 50-move rule from the FEN's halfmove clock: {@code win} or {@code loss} where the next zeroing move or mate
  * comes before the clock reaches 100, {@code cursed-win} or {@code blessed-loss} where it does not. Without DTZ they
  * are null ("unknown" in that API) and the category says what DTM alone proves: {@code win} or {@code loss} where the
  * mate comes before the clock reaches 100, {@code maybe-win} or {@code maybe-loss} where the rule might make it a
- * draw, {@code cursed-win} or {@code blessed-loss} once the clock already stands at 100. A mainline's steps give no DTZ.
+ * draw, {@code cursed-win} or {@code blessed-loss} once the clock already stands at 100.
  */
 public final class LichessJson {
     private LichessJson() {}
@@ -35,17 +35,55 @@ public final class LichessJson {
     public static Map<String, Object> standard(ProbeResult r, int halfmoves) {
         Map<String, Object> m = positionFields(r.position(), r.category(), r.dtm(), r.dtz());
         m.put("category", category(r.category(), r.dtm(), r.dtz(), halfmoves));
-        List<Map<String, Object>> moves = new ArrayList<>(r.moves().size());
-        for (MoveResult move : r.moves()) moves.add(move(r.position(), move, halfmoves));
-        m.put("moves", moves);
+        List<Ranked> moves = new ArrayList<>(r.moves().size());
+        for (MoveResult move : r.moves()) {
+            Move played = move.move();
+            moves.add(new Ranked(move(r.position(), move, halfmoves), played.isCapture() ? r.position().piece(played.captured()).type().ordinal() : -1,
+                    played.promotion() == null ? -1 : played.promotion().ordinal()));
+        }
+        moves.sort(BEST_FIRST);
+        m.put("moves", moves.stream().map(Ranked::fields).toList());
         return m;
     }
 
+    /** A move's fields, and the piece it takes and the piece it promotes to ({@link PieceType} ordinals, the most valuable first; -1 none). */
+    private record Ranked(Map<String, Object> fields, int captured, int promoted) {
+        int dtm() { return (Integer) fields.get("dtm"); }
+
+        boolean is(String field) { return (Boolean) fields.get(field); }
+    }
+
+    /** lila-tablebase's categories, the worst for the side to move first. */
+    private static final List<String> CATEGORIES = List.of("loss", "unknown", "maybe-loss", "blessed-loss", "draw", "cursed-win", "maybe-win", "win");
+
     /**
-     * The answer of {@code GET /standard/mainline}: the line to mate (DTM's, the tables' own; empty for a draw), each
-     * step with its DTM after it, the winner ({@code w}, {@code b}, or null for a draw) and the unknown DTZ.
+     * lila-tablebase's order of the moves, best first, by the position after each (the opponent to move): its category,
+     * the worst for the opponent first; mate, then stalemate and bare material first; the DTM, the quickest mate (or
+     * the slowest to be mated) first; for a mover who does not lose, zeroing moves and then captures first (last for
+     * one who loses); the DTZ, highest first; the most valuable piece taken, then promoted to. lila-tablebase weighs the
+     * DTM only where it knows the DTZ; here every table has DTM, so it always counts.
      */
-    public static Map<String, Object> mainline(ProbeResult r) {
+    private static final java.util.Comparator<Ranked> BEST_FIRST = java.util.Comparator
+            .comparingInt((Ranked m) -> CATEGORIES.indexOf((String) m.fields().get("category")))
+            .thenComparing(m -> !m.is("checkmate"))
+            .thenComparing(m -> !m.is("stalemate"))
+            .thenComparing(m -> !m.is("insufficient_material"))
+            .thenComparingInt(m -> -m.dtm())
+            .thenComparing(m -> m.is("zeroing") == m.dtm() > 0)
+            .thenComparing(m -> m.captured() >= 0 == m.dtm() > 0)
+            .thenComparingInt(m -> m.fields().get("dtz") == null ? Integer.MIN_VALUE : -(Integer) m.fields().get("dtz"))
+            .thenComparingInt(m -> m.captured() < 0 ? Integer.MAX_VALUE : m.captured())
+            .thenComparingInt(m -> m.promoted() < 0 ? Integer.MAX_VALUE : m.promoted());
+
+    /**
+     * The answer of {@code GET /standard/mainline}: with the tables' DTZ ({@code dtzLine}, {@link
+     * Tablebase#dtzMainline}), lila-tablebase's own, the line that keeps the result under the 50-move rule, each step
+     * with the DTZ and DTM after it, to mate or until the halfmove clock reaches 100, the winner that of the line's
+     * end ({@code w}, {@code b}, or null: a draw, the rule's included); without it (null), the line to mate (DTM's, the
+     * tables' own; empty for a draw), each step with its DTM after it and an unknown DTZ, the winner the position's.
+     */
+    public static Map<String, Object> mainline(ProbeResult r, List<Tablebase.DtzStep> dtzLine) {
+        if (dtzLine != null) return dtzMainline(r, dtzLine);
         Map<String, Object> m = new LinkedHashMap<>();
         List<Map<String, Object>> steps = new ArrayList<>(r.mainline().size());
         Position p = r.position();
@@ -68,6 +106,27 @@ public final class LichessJson {
             case DRAW -> null;
         };
         m.put("winner", winner == null ? null : String.valueOf(winner));
+        m.put("dtz", r.dtz());
+        m.put("precise_dtz", r.dtz());
+        return m;
+    }
+
+    private static Map<String, Object> dtzMainline(ProbeResult r, List<Tablebase.DtzStep> line) {
+        List<Map<String, Object>> steps = new ArrayList<>(line.size());
+        Position p = r.position();
+        for (Tablebase.DtzStep s : line) {
+            Map<String, Object> step = new LinkedHashMap<>();
+            step.put("uci", s.move().uci());
+            step.put("san", San.of(p, s.move()));
+            step.put("dtz", s.dtz());
+            step.put("precise_dtz", s.dtz());
+            step.put("dtm", s.dtmPlies());
+            steps.add(step);
+            p = p.play(s.move());
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("mainline", steps);
+        m.put("winner", p.legalMoves().isEmpty() && p.inCheck() ? String.valueOf(p.sideToMove().opponent().fenLetter()) : null);
         m.put("dtz", r.dtz());
         m.put("precise_dtz", r.dtz());
         return m;

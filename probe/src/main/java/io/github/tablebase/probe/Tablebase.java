@@ -471,6 +471,46 @@ public final class Tablebase implements AutoCloseable {
         return new ProbeResult(position, category(ply), ply < 0 ? null : (ply + 1) / 2, best, mainline(position, ply, best), moves, dtz, dtzBest);
     }
 
+    /**
+     * A step of a {@link #dtzMainline}: the move, and after it (the opponent to move) the DTZ (python-chess's signed
+     * value) and the DTM in plies, positive when the side to move mates, negative when it is mated, 0 for a draw.
+     */
+    public record DtzStep(Move move, int dtz, int dtmPlies) {}
+
+    /**
+     * The line that keeps the result under the 50-move rule, as lila-tablebase's mainline: each side's DTZ-optimal
+     * move in turn (the winner's quickest to its next zeroing move or mate, the loser's slowest; among equals the
+     * DTM-best), from a position whose halfmove clock stands at {@code halfmoves}, until mate, or until the clock
+     * reaches 100 (a cursed win: the rule's draw, which either side may claim); empty for a draw. Its tables need DTZ.
+     */
+    public List<DtzStep> dtzMainline(Position position, int halfmoves) {
+        List<DtzStep> line = new ArrayList<>();
+        if (dtzCode(position) == Dtz.DRAW) return line;
+        Position p = position;
+        for (int clock = halfmoves; clock < Dtz.RULE_PLIES; ) {
+            Move best = null;
+            int bestWorth = Dtz.NONE, bestDtm = 0, bestAfter = 0, bestPly = 0;
+            for (Move m : p.legalMoves()) {
+                Position after = p.play(m);
+                int code = dtzCode(after), worth = Dtz.byMove(code, zeroing(p, m), Dtz.RULE_PLIES);
+                int ply = ply(after), dtm = preference(category(ply), ply < 0 ? 0 : (ply + 1) / 2);
+                if (best == null || Dtz.preference(worth) > Dtz.preference(bestWorth)
+                        || Dtz.preference(worth) == Dtz.preference(bestWorth) && dtm < bestDtm) {
+                    best = m;
+                    bestWorth = worth;
+                    bestDtm = dtm;
+                    bestAfter = code;
+                    bestPly = ply;
+                }
+            }
+            if (best == null) break; // mate (a loss within the rule ends so) or stalemate
+            line.add(new DtzStep(best, Dtz.signed(bestAfter), bestPly < 0 ? 0 : bestPly % 2 == 1 ? bestPly : -bestPly));
+            clock = zeroing(p, best) ? 0 : clock + 1;
+            p = p.play(best);
+        }
+        return line;
+    }
+
     /** A position's signed DTZ, or null where its table (or one its en-passant captures reach) was made without DTZ. */
     private Integer dtzOrNull(Position position) {
         Material m = position.material();

@@ -155,7 +155,8 @@ public final class ProbeServer implements AutoCloseable {
         } else if (path.equals("/standard")) {
             probe(exchange, r -> LichessJson.standard(r.result(), LichessJson.halfmoves(r.fen())));
         } else if (path.equals("/standard/mainline")) {
-            probe(exchange, r -> LichessJson.mainline(r.result()));
+            probe(exchange, r -> LichessJson.mainline(r.result(), r.result().dtz() == null ? null
+                    : table.dtzMainline(r.result().position(), LichessJson.halfmoves(r.fen()))));
         } else if (path.equals("/api/tables")) {
             json(exchange, 200, Map.of("tables", tables, "refused", refused));
         } else if (PAGES.containsKey(path)) {

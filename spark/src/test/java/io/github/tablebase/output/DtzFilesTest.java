@@ -239,6 +239,71 @@ class DtzFilesTest {
         }
     }
 
+    /**
+     * The server's Lichess mainline over tables with DTZ is lila-tablebase's: each step DTZ-optimal (its worth the
+     * position's DTZ) with the DTZ and DTM after it, to mate and its winner, or, the clock given near 100, until the
+     * clock reaches 100 (no winner); and the moves come in lila-tablebase's order.
+     */
+    @Test
+    void theLichessMainlineKeepsTheResultUnderTheRuleAndTheMovesComeInLichesssOrder() throws Exception {
+        Path dir = GeneratedTables.dtzKqkr();
+        Material kqkr = Material.parse("KQKR");
+        java.util.Random random = new java.util.Random(11);
+        String[] order = {"loss", "unknown", "maybe-loss", "blessed-loss", "draw", "cursed-win", "maybe-win", "win"};
+        try (Tablebase tb = Tablebase.open(dir); io.github.tablebase.web.ProbeServer server = io.github.tablebase.web.ProbeServer.start(tb, "127.0.0.1", 0, 2)) {
+            java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+            int lines = 0, cut = 0;
+            for (int i = 0; i < 60; i++) {
+                Position p = Position.randomLegal(kqkr, Color.values()[i % 2], random);
+                int dtz = tb.probeDtz(p), clock = i % 3 == 2 ? 100 - Math.max(1, Math.abs(dtz) / 2) : 0;
+                String fen = Fen.of(p).replace(" 0 1", " " + clock + " 1");
+                Map<String, Object> j = io.github.tablebase.probe.Json.parseObject(http.send(java.net.http.HttpRequest.newBuilder(
+                        server.uri().resolve("standard/mainline?fen=" + fen.replace(' ', '_'))).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body());
+                assertEquals(dtz, ((Number) j.get("dtz")).intValue(), fen);
+                java.util.List<?> line = (java.util.List<?>) j.get("mainline");
+                Position at = p;
+                int halfmoves = clock;
+                for (Object o : line) {
+                    Map<?, ?> step = (Map<?, ?>) o;
+                    int code = code(tb, at);
+                    Move m = at.legalMoves().stream().filter(x -> x.uci().equals(step.get("uci"))).findFirst().orElseThrow();
+                    boolean zeroing = m.isCapture() || at.piece(m.piece()).type() == io.github.tablebase.chess.PieceType.PAWN;
+                    at = at.play(m);
+                    assertEquals(code, Dtz.byMove(code(tb, at), zeroing, Dtz.RULE_PLIES), fen + ": " + step + " keeps the DTZ");
+                    assertEquals(tb.probeDtz(at), ((Number) step.get("dtz")).intValue(), fen + ": " + step);
+                    assertEquals(tb.probeDtmPlies(at).orElse(0), ((Number) step.get("dtm")).intValue(), fen + ": " + step);
+                    halfmoves = zeroing ? 0 : halfmoves + 1;
+                }
+                if (dtz == 0) assertEquals(java.util.List.of(), line, fen);
+                else if (at.isCheckmate()) {
+                    assertEquals(String.valueOf((dtz > 0 ? p.sideToMove() : p.sideToMove().opponent()).fenLetter()), j.get("winner"), fen);
+                    lines++;
+                } else {
+                    assertEquals(100, halfmoves, fen + ": a line that ends before mate ends at the rule");
+                    assertNull(j.get("winner"), fen);
+                    cut++;
+                }
+
+                java.util.List<?> moves = (java.util.List<?>) io.github.tablebase.probe.Json.parseObject(http.send(java.net.http.HttpRequest.newBuilder(
+                        server.uri().resolve("standard?fen=" + fen.replace(' ', '_'))).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body()).get("moves");
+                for (int k = 1; k < moves.size(); k++) {
+                    Map<?, ?> a = (Map<?, ?>) moves.get(k - 1), b = (Map<?, ?>) moves.get(k);
+                    int ca = java.util.Arrays.asList(order).indexOf(a.get("category")), cb = java.util.Arrays.asList(order).indexOf(b.get("category"));
+                    assertTrue(ca <= cb, fen + ": " + a + " before " + b);
+                    if (ca == cb && !(Boolean) b.get("checkmate"))
+                        assertTrue(((Number) a.get("dtm")).intValue() >= ((Number) b.get("dtm")).intValue(), fen + ": " + a + " before " + b);
+                }
+            }
+            assertTrue(lines > 10 && cut > 5, lines + " lines to mate, " + cut + " cut by the rule");
+        }
+    }
+
+    /** A position's {@link Dtz} code from the probe's signed DTZ (0 is a draw or, with no move, checkmate). */
+    private static int code(Tablebase tb, Position p) {
+        int signed = tb.probeDtz(p);
+        return signed > 0 ? Dtz.win(signed) : signed < 0 || p.isCheckmate() ? Dtz.loss(-signed) : Dtz.DRAW;
+    }
+
     private static java.util.List<Manifest.FileEntry> concat(java.util.List<Manifest.FileEntry> a, java.util.List<Manifest.FileEntry> b) {
         return java.util.stream.Stream.concat(a.stream(), b.stream()).toList();
     }
