@@ -173,7 +173,8 @@ public final class Generate {
         Material made = set ? null : asked.get(0); // the one table asked for is made, never reused
         List<Material> order = new ArrayList<>();
         for (Material m : asked) for (Material step : TablePlan.of(m)) if (!order.contains(step)) order.add(step);
-        RunPlan plan = RunPlan.of(order, folders::present, made, !RunSettings.of(jsc).sliceStorage().useMemory());
+        RunPlan plan = RunPlan.of(order, folders::present, made, !RunSettings.of(jsc).sliceStorage().useMemory(),
+                args.has("--dtz") || RunSettings.of(jsc).dtz());
         long maxHeap = jsc.isLocal() ? Runtime.getRuntime().maxMemory() : executorsHeap(jsc);
         plan.lines(jsc.defaultParallelism(), jsc.isLocal(), maxHeap).forEach(System.out::println);
         if (!set && order.size() > 1)

@@ -10,9 +10,10 @@ import java.util.function.Predicate;
 /**
  * What a generate run will do, said before it starts: the tables to make or reuse in order, their entries, and
  * the time and heap they should take, from rates measured on this project's 2-core machine with KBNKN; {@code
- * heapPerIndex} is the heap a table needs an index at its peak, as its slices are kept.
+ * heapPerIndex} is the heap a table needs an index at its peak, as its slices are kept; {@code dtz}, whether the run
+ * also solves each table's DTZ ({@code --dtz}).
  */
-record RunPlan(List<Step> steps, double heapPerIndex) {
+record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
     /** Entries (index and side) solved and written a second per core: KBNKN's 253,752,576 with its smaller tables in 110.8 s on 2 cores. */
     static final double ENTRIES_PER_CORE_SECOND = 1_150_000;
     /**
@@ -44,6 +45,12 @@ record RunPlan(List<Step> steps, double heapPerIndex) {
      * GC, rounded up.
      */
     static final double HEAP_PER_INDEX_SLICES_ON_DISK = 3;
+    /**
+     * The heap of the task that solves and writes a table's DTZ, per index: the codes, a short an entry (4 bytes), and
+     * a byte for the pawn levels while it solves; then beside the codes a byte an entry of the packed file's plane (2)
+     * and one of a side's compressed order (1); and the table's solved result planes the export holds (2).
+     */
+    static final double DTZ_HEAP_PER_INDEX = 10;
     /** The heap Spark itself holds in a local run. */
     static final long SPARK_HEAP = 512L << 20;
 
@@ -60,13 +67,16 @@ record RunPlan(List<Step> steps, double heapPerIndex) {
         double solveSeconds(int cores) { return entries() / ((material.size() > 5 ? SOLVED_PER_CORE_SECOND_6 : SOLVED_PER_CORE_SECOND) * cores); }
     }
 
-    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked) { return of(order, present, asked, false); }
+    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked) { return of(order, present, asked, false, false); }
 
-    /** The plan, its heap counted for slices kept on the executors' disks between plies where {@code slicesOnDisk}. */
-    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked, boolean slicesOnDisk) {
+    /**
+     * The plan, its heap counted for slices kept on the executors' disks between plies where {@code slicesOnDisk}, and
+     * for each table's DTZ where {@code dtz}.
+     */
+    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked, boolean slicesOnDisk, boolean dtz) {
         List<Step> steps = new ArrayList<>();
         for (Material m : order) steps.add(new Step(m, !m.equals(asked) && present.test(m), new PositionIndex(m).size()));
-        return new RunPlan(steps, slicesOnDisk ? HEAP_PER_INDEX_SLICES_ON_DISK : HEAP_PER_INDEX);
+        return new RunPlan(steps, slicesOnDisk ? HEAP_PER_INDEX_SLICES_ON_DISK : HEAP_PER_INDEX, dtz);
     }
 
     List<Step> toMake() { return steps.stream().filter(s -> !s.reuse()).toList(); }
@@ -77,14 +87,15 @@ record RunPlan(List<Step> steps, double heapPerIndex) {
 
     /**
      * The heap of a local run at its peak: its largest table to make and, with more than one core, the largest other
-     * one that may solve beside it in one task.
+     * one that may solve beside it in one task; or, with DTZ, the task of the largest table that gets it, if more.
      */
     long localHeap(int cores) {
         if (toMake().isEmpty()) return SPARK_HEAP;
         Step largest = largest();
         long beside = cores < 2 ? 0 : toMake().stream().filter(s -> s != largest && TableSolver.fitsOneTask(s.material()))
                 .mapToLong(Step::indexes).max().orElse(0);
-        return SPARK_HEAP + tablesHeap() + (long) (heapPerIndex * beside);
+        long dtzIndexes = !dtz ? 0 : toMake().stream().filter(s -> TableSolver.fitsOneTask(s.material())).mapToLong(Step::indexes).max().orElse(0);
+        return SPARK_HEAP + Math.max(tablesHeap() + (long) (heapPerIndex * beside), (long) (DTZ_HEAP_PER_INDEX * dtzIndexes));
     }
 
     /** The heap the largest table to make holds at its peak, over all executors. */
@@ -112,8 +123,9 @@ record RunPlan(List<Step> steps, double heapPerIndex) {
         long need = localHeap(cores);
         if (need <= maxHeap) return null;
         return String.format("%s needs a heap of about %s in local mode (%.1f bytes an index at the peak%s, with the largest table"
-                + " that may solve beside it), this driver has %s:"
-                + " set DRIVER_MEMORY=%dg, or run it on a cluster", largest().material().name(), size(need), heapPerIndex, basis(), size(maxHeap), (need >> 30) + 1);
+                + " that may solve beside it%s), this driver has %s:"
+                + " set DRIVER_MEMORY=%dg, or run it on a cluster", largest().material().name(), size(need), heapPerIndex, basis(),
+                dtz ? String.format("; with --dtz, %.0f bytes an index in the task of a table's DTZ", DTZ_HEAP_PER_INDEX) : "", size(maxHeap), (need >> 30) + 1);
     }
 
     /** Why a cluster run cannot go on with the executors' heap in all ({@code executorsHeap}, 0 when none has registered yet: no refusal), or null. */

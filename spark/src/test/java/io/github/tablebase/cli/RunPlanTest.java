@@ -29,11 +29,28 @@ class RunPlanTest {
         List<Material> order = List.of(Material.parse("KRRKQ"), Material.parse("KRRRK"), Material.parse("KRRRKQ"));
         long four = 4L << 30, made = 4700L << 20;
         java.util.function.Predicate<Material> smallerReused = m -> m.size() < 6; // as in the runs of docs/figures.md
-        String refused = RunPlan.of(order, smallerReused, null, false).refusal(four, 2);
+        String refused = RunPlan.of(order, smallerReused, null, false, false).refusal(four, 2);
         org.junit.jupiter.api.Assertions.assertNotNull(refused);
         org.junit.jupiter.api.Assertions.assertTrue(refused.startsWith("KRRRKQ needs a heap of about ") && refused.contains("sliceStorage=DISK_ONLY"), refused);
-        assertEquals(null, RunPlan.of(order, smallerReused, null, true).refusal(four, 2));
+        assertEquals(null, RunPlan.of(order, smallerReused, null, true, false).refusal(four, 2));
         // KRRRKQ was made as objects in a 4.7 GB driver (docs/figures.md): the plan lets it
-        assertEquals(null, RunPlan.of(order, smallerReused, null, false).refusal(made, 2));
+        assertEquals(null, RunPlan.of(order, smallerReused, null, false, false).refusal(made, 2));
+    }
+
+    /**
+     * With DTZ a run needs the heap of the task that solves a table's DTZ whole, at its peak a short an entry and a
+     * byte an index besides the export's planes: KRPKR's 2 GB driver holds its solve but not its DTZ.
+     */
+    @Test
+    void aRunWithDtzCountsTheHeapOfTheTaskThatSolvesIt() {
+        List<Material> order = List.of(Material.parse("KRPKR"));
+        long indexes = new io.github.tablebase.chess.PositionIndex(Material.parse("KRPKR")).size(), two = 2L << 30;
+        assertEquals(null, RunPlan.of(order, m -> false, null, false, false).refusal(two, 2));
+        String refused = RunPlan.of(order, m -> false, null, false, true).refusal(two, 2);
+        org.junit.jupiter.api.Assertions.assertNotNull(refused);
+        org.junit.jupiter.api.Assertions.assertTrue(refused.contains("with --dtz"), refused);
+        // the task's least: the codes (a short an entry, two entries an index) and the levels (a byte an index)
+        long least = RunPlan.SPARK_HEAP + 5 * indexes;
+        org.junit.jupiter.api.Assertions.assertTrue(RunPlan.of(order, m -> false, null, false, true).localHeap(2) > least);
     }
 }
