@@ -9,6 +9,7 @@ import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.generate.DtzSolve;
 import io.github.tablebase.probe.Dtz;
 import io.github.tablebase.probe.EntryResults;
+import io.github.tablebase.table.DtzCount;
 import io.github.tablebase.table.Successors;
 import io.github.tablebase.table.TablePlan;
 import java.util.HashMap;
@@ -63,25 +64,12 @@ public final class DtzBench {
 
     /** One side to move's results (canonical positions) and longest DTZ win and loss, with a position of each. */
     private static String sideFigures(PositionIndex index, short[] codes, int side, int rule) {
-        long[] counts = new long[5];
-        int longestWin = 0, longestLoss = -1;
-        long winAt = -1, lossAt = -1;
-        for (int e = side; e < codes.length; e += 2) {
-            if (codes[e] == Dtz.NONE) continue;
-            counts[Dtz.wdl(codes[e], rule) + 2]++;
-            int plies = Dtz.plies(codes[e]);
-            if (Dtz.wins(codes[e]) && plies > longestWin) {
-                longestWin = plies;
-                winAt = e / 2;
-            } else if (Dtz.loses(codes[e]) && plies > longestLoss) {
-                longestLoss = plies;
-                lossAt = e / 2;
-            }
-        }
+        DtzCount f = DtzCount.of(codes, side, rule);
+        long[] n = f.byWdl();
         Color c = side == 0 ? Color.WHITE : Color.BLACK;
         return String.format("%s to move: win %,d, cursed win %,d, draw %,d, blessed loss %,d, loss %,d; longest win %s, loss %s",
-                side == 0 ? "White" : "Black", counts[4], counts[3], counts[2], counts[1], counts[0],
-                winAt < 0 ? "none" : longestWin + " plies (" + index.position(winAt, c) + ")",
-                lossAt < 0 ? "none" : longestLoss + " plies (" + index.position(lossAt, c) + ")");
+                side == 0 ? "White" : "Black", n[4], n[3], n[2], n[1], n[0],
+                f.longestWinAt() < 0 ? "none" : f.longestWin() + " plies (" + index.position(f.longestWinAt(), c) + ")",
+                f.longestLossAt() < 0 ? "none" : f.longestLoss() + " plies (" + index.position(f.longestLossAt(), c) + ")");
     }
 }

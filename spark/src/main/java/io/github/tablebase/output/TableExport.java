@@ -12,6 +12,7 @@ import io.github.tablebase.probe.Manifest.FileEntry;
 import io.github.tablebase.probe.Manifest;
 import io.github.tablebase.probe.Result;
 import io.github.tablebase.probe.ResultPlane;
+import io.github.tablebase.table.DtzCount;
 import io.github.tablebase.table.RunSettings;
 import io.github.tablebase.table.SmallerTables;
 import io.github.tablebase.table.SolvedPartition;
@@ -399,21 +400,15 @@ public final class TableExport {
         for (short c : codes) if (c > Result.code(Result.MAX_PLY)) late++;
         long[] lateEntries = new long[late];
         int[] latePlies = new int[late];
-        long[][] counts = new long[2][5];
-        int[][] longest = new int[2][2];
         late = 0;
         for (int e = 0; e < codes.length; e++) {
-            int c = codes[e], side = e & 1;
+            int c = codes[e];
             if (c > Result.code(Result.MAX_PLY)) {
                 lateEntries[late] = e;
                 latePlies[late++] = Result.ply(c);
                 c = Result.code(Result.MAX_PLY);
             }
             results[e] = (byte) c;
-            if (codes[e] == Dtz.NONE) continue;
-            counts[side][Dtz.wdl(codes[e], Dtz.RULE_PLIES) + 2]++;
-            if (Dtz.wins(codes[e])) longest[side][0] = Math.max(longest[side][0], Dtz.plies(codes[e]));
-            if (Dtz.loses(codes[e])) longest[side][1] = Math.max(longest[side][1], Dtz.plies(codes[e]));
         }
         String name = folderName(index.material()) + DTZ_SUFFIX;
         Path file = new Path(staging, name);
@@ -429,8 +424,7 @@ public final class TableExport {
             compressed.add(new FileEntry(sideName, sideBytes[0], sideSha256, 0, index.size()));
         }
         List<Manifest.DtzSide> sides = new ArrayList<>();
-        for (int s = 0; s < 2; s++)
-            sides.add(new Manifest.DtzSide(counts[s][4], counts[s][3], counts[s][2], counts[s][1], counts[s][0], longest[s][0], longest[s][1]));
+        for (int s = 0; s < 2; s++) sides.add(DtzCount.of(codes, s, Dtz.RULE_PLIES).manifestSide());
         return new DtzWritten(new FileEntry(name, bytes, sha256, 0, index.size()), List.copyOf(compressed), List.copyOf(sides));
     }
 
