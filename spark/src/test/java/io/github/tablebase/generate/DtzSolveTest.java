@@ -68,6 +68,17 @@ class DtzSolveTest {
         assertTrue(game[0] > 0 && shortRule[1] > 0, "KNKP has losses in an odd number of plies, and blessed losses under a rule of 30");
     }
 
+    /** The codes do not hang on the threads that solve them: one, or more than the cores, interleaved as they come. */
+    @Test
+    void theCodesAreTheSameOnOneThreadAsOnMany() {
+        for (String name : new String[] {"KRKN", "KNKP"}) {
+            Material m = Material.parse(name);
+            short[] one = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), exits(m, 30), 30, 1);
+            short[] many = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), exits(m, 30), 30, 5);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(one, many, name);
+        }
+    }
+
     /** Checks each entry of a table (pawns of one side at most: no en passant) against its moves; counts odd losses, blessed losses, draws, cursed wins. */
     private static int[] checkAgainstMoves(String name, int rule) {
         Material m = Material.parse(name);
