@@ -131,6 +131,10 @@ public final class Stats {
                     side.losses(), side.drawn(), moves(side.longestWin()), mean(side.meanWinDtm()), moves(side.longestLoss()), mean(side.meanLossDtm()));
         for (TableStats.Side side : s.sides().values()) out.println(side.shares());
         out.printf("(wins and losses of the side to move; DTM in moves of the side that mates)%n");
+        if (!s.rule50().isEmpty()) {
+            out.printf("%nUnder the 50-move rule (positions; DTZ in plies to a capture, pawn move or mate)%n");
+            for (TableStats.Rule50 side : s.rule50().values()) out.println(side.line());
+        }
 
         out.printf("%nDTM histograms: positions by moves to mate, per side to move and result%n%5s %14s %14s %14s %14s%n",
                 "DTM", "White wins", "White loses", "Black wins", "Black loses");

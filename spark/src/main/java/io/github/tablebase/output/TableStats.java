@@ -19,7 +19,19 @@ import org.apache.spark.sql.SparkSession;
  * positions, and for every piece what its square does to the result, either side to move (over every position, not
  * the canonical rows).
  */
-public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> deepest, List<PieceSquares> byPiece) {
+public record TableStats(TableView view, Map<Color, Side> sides, Map<Color, Rule50> rule50, List<Deepest> deepest, List<PieceSquares> byPiece) {
+    /**
+     * One side to move under the 50-move rule, in positions (for a table made with DTZ): its wins, cursed wins, draws,
+     * blessed losses and losses ({@code byWdl[wdl + 2]}), and its longest DTZ in plies.
+     */
+    public record Rule50(Color side, long[] byWdl, int longestDtz) {
+        /** "White to move: 26,156,061 wins, 133,575 cursed wins, ...; longest DTZ 153 plies". */
+        public String line() {
+            return String.format("%s to move: %,d wins, %,d cursed wins, %,d draws, %,d blessed losses, %,d losses; longest DTZ %d plies",
+                    side == Color.WHITE ? "White" : "Black", byWdl[4], byWdl[3], byWdl[2], byWdl[1], byWdl[0], longestDtz);
+        }
+    }
+
 
     /** One side to move: its legal positions, its wins and losses, and their histograms by DTM, index = DTM. */
     public record Side(Color side, long legal, long wins, long losses, long[] winHistogram, long[] lossHistogram) {
@@ -92,7 +104,20 @@ public record TableStats(TableView view, Map<Color, Side> sides, List<Deepest> d
         int bishop = material.pieces().indexOf(new Piece(Color.WHITE, PieceType.BISHOP));
         String among = bishop < 0 ? "" : "light-square bishop";
         String where = bishop < 0 ? "" : " WHERE " + lightSquare(columns.get(bishop));
-        return new TableStats(view, sides, deepest, byPiece(spark, view, among, where));
+        return new TableStats(view, sides, rule50(spark, view), deepest, byPiece(spark, view, among, where));
+    }
+
+    /** Each side to move's results under the 50-move rule, in one pass over the rows; empty for a table made without DTZ. */
+    public static Map<Color, Rule50> rule50(SparkSession spark, TableView view) {
+        Map<Color, Rule50> sides = new EnumMap<>(Color.class);
+        for (Row r : spark.sql("SELECT stm, wdl, sum(positions), max(abs(dtz)) FROM " + view.name() + " WHERE wdl IS NOT NULL GROUP BY stm, wdl")
+                .collectAsList()) {
+            Color c = r.getString(0).equals("w") ? Color.WHITE : Color.BLACK;
+            Rule50 side = sides.computeIfAbsent(c, x -> new Rule50(x, new long[5], 0));
+            side.byWdl()[r.getInt(1) + 2] = r.getLong(2);
+            sides.put(c, new Rule50(c, side.byWdl(), Math.max(side.longestDtz(), r.getInt(3))));
+        }
+        return sides;
     }
 
     /** Each side to move's positions, results and DTM histograms, in one pass over the rows. */

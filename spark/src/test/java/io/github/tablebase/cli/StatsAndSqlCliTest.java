@@ -1,6 +1,7 @@
 package io.github.tablebase.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -58,6 +59,19 @@ class StatsAndSqlCliTest {
             assertTrue(pixels(plots.resolve(board), 0x440154) > 500, board + ": the lowest squares");
             assertTrue(pixels(plots.resolve(board), 0xFDE725) > 500, board + ": the highest squares");
         }
+    }
+
+    /** A table made with DTZ: stats add each side's results under the 50-move rule; one made without, none. */
+    @Test
+    void statsOfATableWithDtzTellTheFiftyMoveRule() throws Exception {
+        Path kqkr = GeneratedTables.dtzKqkr().resolve("kqkr");
+        CliRun r = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--table", kqkr.toString()}));
+        assertEquals(0, r.exit(), r.err());
+        List<String> lines = r.out().lines().dropWhile(l -> !l.startsWith("Under the 50-move rule")).skip(1).limit(2).toList();
+        assertTrue(lines.size() == 2 && lines.get(0).matches("White to move: [\\d,]+ wins, 0 cursed wins, [\\d,]+ draws, 0 blessed losses, [\\d,]+ losses; longest DTZ 61 plies")
+                && lines.get(1).startsWith("Black to move: "), r.out());
+        CliRun plain = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--table", GeneratedTables.folder("KQKR").toString()}));
+        assertFalse(plain.out().contains("50-move rule"), plain.out());
     }
 
     @Test

@@ -183,6 +183,25 @@ class DtzFilesTest {
         for (org.apache.spark.sql.Row r : spark.sql("SELECT stm, result50, count(*) FROM kqkr GROUP BY stm, result50").collectAsList())
             counted.put(r.getString(0) + " " + r.getString(1), r.getLong(2));
         assertEquals(expected, counted);
+        // jobs/stats' figures under the rule, in positions: each row's result weighed by the positions it stands for
+        PositionIndex index = new PositionIndex(kqkr);
+        long[][] positions = new long[2][5];
+        int[] longest = new int[2], squares = new int[kqkr.size()];
+        for (long i = 0; i < index.size(); i++) {
+            if (codes[(int) (2 * i)] == Dtz.NONE && codes[(int) (2 * i + 1)] == Dtz.NONE) continue;
+            int n = index.positions(i, squares);
+            for (int side = 0; side < 2; side++) {
+                int code = codes[(int) (2 * i + side)];
+                if (code == Dtz.NONE) continue;
+                positions[side][Dtz.wdl(code, Dtz.RULE_PLIES) + 2] += n;
+                longest[side] = Math.max(longest[side], Dtz.plies(code));
+            }
+        }
+        Map<Color, TableStats.Rule50> rule50 = TableStats.rule50(spark, new TableView(kqkr, kqkr, "kqkr", dir.resolve("kqkr").toString()));
+        for (Color c : Color.values()) {
+            org.junit.jupiter.api.Assertions.assertArrayEquals(positions[c.ordinal()], rule50.get(c).byWdl(), c.toString());
+            assertEquals(longest[c.ordinal()], rule50.get(c).longestDtz(), c.toString());
+        }
         try (Tablebase tb = Tablebase.open(dir)) {
             for (String view : new String[] {"kqkr", "krkq", "kqkr_positions"}) {
                 java.util.List<org.apache.spark.sql.Row> rows = spark.sql("SELECT fen, dtz, wdl, result50, result FROM " + view
@@ -200,6 +219,7 @@ class DtzFilesTest {
         TableView.register(spark, GeneratedTables.folder("KQKR").toString());
         assertEquals(0L, spark.sql("SELECT count(*) FROM kqkr WHERE dtz IS NOT NULL OR wdl IS NOT NULL OR result50 IS NOT NULL").first().getLong(0),
                 "a table made without DTZ");
+        assertTrue(TableStats.rule50(spark, new TableView(kqkr, kqkr, "kqkr", GeneratedTables.folder("KQKR").toString())).isEmpty());
 
         // the five values of WDL named as Lichess's categories (KQKR has no cursed result to read), on rows of the stored schema
         Material krk = Material.parse("KRK");
