@@ -16,8 +16,14 @@ for a draw and for a checkmate on the board (``probe_wdl`` tells them apart); ``
 (positive and odd for a win, negative and even for a loss, 0 checkmated) and is None for a draw. ``get_*`` return a default instead of raising
 ``MissingTableError`` or ``IllegalPositionError``. A ``Tablebase`` may be shared by threads: its block cache is locked.
 
+Tables made with ``jobs/generate --dtz`` also answer the 50-move rule from their compressed DTZ files (one a side to
+move): ``probe_dtz`` as python-chess's (plies to the next capture, pawn move or mate under play that keeps the result,
+positive when the side to move wins, negative when it loses, 0 a draw or checkmate; past 100 a result the rule turns
+into a draw) and ``probe_wdl50``, python-chess's five-valued ``probe_wdl`` (2 win, 1 cursed win, 0 draw, -1 blessed
+loss, -2 loss); a table made without DTZ raises ``MissingTableError``.
+
 Command line: ``python3 tablebase.py --tables DIR FEN...`` (or ``--fens FILE``, a FEN a line) prints a line a
-position: the FEN, WDL and DTM in moves, tab-separated.
+position: the FEN, WDL and DTM in moves, tab-separated; with ``--dtz``, the FEN, five-valued WDL and DTZ.
 """
 
 import collections
@@ -468,6 +474,36 @@ class _BlockCache:
         return bytes_
 
 
+_RULE = 100  # the 50-move rule in plies
+
+
+def _dtz_signed(code):
+    """python-chess's DTZ of a DTZ code (0 draw, 2n a win in n plies, 2n + 1 a loss in n, 1 checkmated)."""
+    return 0 if code == 0 else code >> 1 if code % 2 == 0 else -(code >> 1)
+
+
+def _wdl50(code):
+    if code == 0:
+        return 0
+    within = code >> 1 <= _RULE
+    return (2 if within else 1) if code % 2 == 0 else (-2 if within else -1)
+
+
+def _dtz_preference(code):
+    """How much the side to move prefers a code: a quicker win, then a draw, then a longer loss."""
+    return 0 if code == 0 else (1 << 20) - (code >> 1) if code % 2 == 0 else -(1 << 20) + (code >> 1)
+
+
+def _dtz_by_move(after, zeroing):
+    """A move's worth from the code after it (the opponent to move): one ply more, or after a capture or pawn move 1,
+    or past the rule 101, where the opponent's result holds within the rule or not."""
+    if after == 0:
+        return 0
+    plies = after >> 1
+    n = (1 if plies <= _RULE else _RULE + 1) if zeroing else plies + 1
+    return 2 * n if after % 2 == 1 else 2 * n + 1
+
+
 def _fold(plies):
     """A position's ply from those its moves reach (the opponent to move): win fastest, else draw, else lose slowest."""
     wins = [p + 1 for p in plies if p >= 0 and p % 2 == 0]
@@ -484,6 +520,7 @@ class Tablebase:
     def __init__(self, cache_bytes=64 << 20):
         self._folders = {}  # material -> (folder, manifest)
         self._tables = {}
+        self._dtz_tables = {}  # (material, side to move) -> _Table of that side's DTZ codes
         self._cache = _BlockCache(cache_bytes)
         self._lock = threading.Lock()
         self._closed = False
@@ -505,7 +542,7 @@ class Tablebase:
             if not manifest.get("compressed_files"):
                 continue  # packed files only: the Java probe reads them
             if verify:
-                for entry in manifest["compressed_files"]:
+                for entry in manifest["compressed_files"] + (manifest.get("dtz") or {}).get("compressed_files", []):
                     with open(os.path.join(folder, entry["name"]), "rb") as f:
                         if hashlib.sha256(f.read()).hexdigest() != entry["sha256"]:
                             raise CorruptTableError("%s does not match the SHA-256 in its manifest.json" % os.path.join(folder, entry["name"]))
@@ -519,10 +556,11 @@ class Tablebase:
         """Closes the files; later probes raise TablebaseError."""
         with self._lock:
             self._closed = True
-            for table in self._tables.values():
+            for table in list(self._tables.values()) + list(self._dtz_tables.values()):
                 for part in table.parts:
                     part.data.close()
             self._tables.clear()
+            self._dtz_tables.clear()
 
     def __enter__(self):
         return self
@@ -545,6 +583,14 @@ class Tablebase:
         checkmated; None for a draw."""
         ply = self._ply(self._legal(board))
         return None if ply < 0 else ply if ply % 2 else -ply
+
+    def probe_dtz(self, board):
+        """DTZ under the 50-move rule (python-chess's ``probe_dtz``); needs tables made with ``--dtz``."""
+        return _dtz_signed(self._dtz(self._legal(board)))
+
+    def probe_wdl50(self, board):
+        """Five-valued WDL under the 50-move rule, the halfmove clock at 0 (python-chess's ``probe_wdl``)."""
+        return _wdl50(self._dtz(self._legal(board)))
 
     def get_wdl(self, board, default=None):
         try:
@@ -575,6 +621,52 @@ class Tablebase:
                 folder, manifest = self._folders[material]
                 paths = [os.path.join(folder, entry["name"]) for entry in manifest["compressed_files"]]
                 table = self._tables[material] = _Table(material, paths, self._cache)
+            return table
+
+    def _dtz(self, position):
+        """The DTZ code of a legal position: its side's compressed DTZ, or with a usable en-passant right its moves'."""
+        if len(position.pieces) == 2:
+            return 0
+        if position.ep is not None:
+            target = _square_name(position.ep)
+            if any(capture and uci[2:4] == target for _, capture, uci in position.legal_moves()):
+                return self._dtz_from_moves(position)
+            position = Position(position.pieces, position.turn)
+        material = position.material()
+        if material not in self._folders:
+            swapped = position.colours_swapped()
+            if swapped.material() not in self._folders:
+                raise MissingTableError("no %s table among %s" % (material, ", ".join(sorted(self._folders))))
+            position, material = swapped, swapped.material()
+        code, _ = self._dtz_table(material, position.turn).code(position)
+        return code
+
+    def _dtz_from_moves(self, position):
+        moves = position.legal_moves()
+        if not moves:
+            return 1 if position.in_check() else 0
+        pawns = {sq for c, t, sq in position.pieces if c == position.turn and t == "P"}
+        best = None
+        for after, exit_, uci in moves:
+            zeroing = exit_ or (ord(uci[0]) - 97) + 8 * (int(uci[1]) - 1) in pawns
+            worth = _dtz_by_move(self._dtz(after), zeroing)
+            if best is None or _dtz_preference(worth) > _dtz_preference(best):
+                best = worth
+        return best
+
+    def _dtz_table(self, material, side):
+        with self._lock:
+            if self._closed:
+                raise TablebaseError("this tablebase is closed")
+            table = self._dtz_tables.get((material, side))
+            if table is None:
+                folder, manifest = self._folders[material]
+                files = (manifest.get("dtz") or {}).get("compressed_files")
+                if not files:
+                    raise MissingTableError("the %s table was made without DTZ (generate it again with --dtz)" % material)
+                table = self._dtz_tables[(material, side)] = _Table(material, [os.path.join(folder, files[side]["name"])], self._cache)
+                if table.stored != side:
+                    raise CorruptTableError("%s holds the DTZ of the other side to move" % files[side]["name"])
             return table
 
     def _ply(self, position):
@@ -624,6 +716,7 @@ def main(argv):
     parser = argparse.ArgumentParser(prog="tablebase.py", description="Probe DTM from compressed tables: prints FEN, WDL, DTM in moves.")
     parser.add_argument("--tables", required=True, help="a table folder or a folder of them")
     parser.add_argument("--fens", help="a file of FENs, one a line")
+    parser.add_argument("--dtz", action="store_true", help="print five-valued WDL and DTZ under the 50-move rule instead")
     parser.add_argument("fen", nargs="*", help="FENs to probe ('_' may stand for spaces)")
     args = parser.parse_args(argv)
     try:
@@ -639,7 +732,10 @@ def main(argv):
     with tablebase:
         for fen in fens:
             try:
-                print("%s\t%d\t%d" % (fen, tablebase.probe_wdl(fen), tablebase.probe_dtm(fen)))
+                if args.dtz:
+                    print("%s\t%d\t%d" % (fen, tablebase.probe_wdl50(fen), tablebase.probe_dtz(fen)))
+                else:
+                    print("%s\t%d\t%d" % (fen, tablebase.probe_wdl(fen), tablebase.probe_dtm(fen)))
             except TablebaseError as e:
                 print("%s\terror: %s" % (fen, e))
                 status = 1

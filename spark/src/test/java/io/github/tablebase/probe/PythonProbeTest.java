@@ -78,6 +78,35 @@ class PythonProbeTest {
         }
     }
 
+    /**
+     * {@code --dtz} reads the compressed DTZ of tables made with it: random positions of KQKR, KQK, KRK and their colours
+     * swapped, both sides to move, answered as the Java probe answers them; a table made without DTZ is a line that says so.
+     */
+    @Test
+    void theFiftyMoveRuleIsReadFromTheCompressedDtz(@TempDir Path dir) throws Exception {
+        Path root = GeneratedTables.dtzKqkr();
+        Random random = new Random(23);
+        List<Position> positions = new ArrayList<>();
+        for (String material : List.of("KQKR", "KRKQ", "KQK", "KKQ", "KRK", "KKR"))
+            for (Color side : Color.values())
+                for (int k = 0; k < 40; k++) positions.add(Position.randomLegal(Material.parse(material), side, random));
+        List<String> fens = new ArrayList<>(positions.stream().map(Fen::of).toList());
+        Files.write(dir.resolve("fens.txt"), fens);
+        Process run = new ProcessBuilder("python3", MODULE.toString(), "--tables", root.toString(), "--dtz", "--fens", dir.resolve("fens.txt").toString())
+                .redirectErrorStream(true).start();
+        List<String> lines = output(run);
+        assertEquals(0, run.exitValue(), String.join("\n", lines));
+        try (Tablebase tb = Tablebase.open(root)) {
+            for (int k = 0; k < fens.size(); k++)
+                assertEquals(fens.get(k) + "\t" + tb.probeWdl50(positions.get(k)) + "\t" + tb.probeDtz(positions.get(k)), lines.get(k));
+        }
+        Process plain = new ProcessBuilder("python3", MODULE.toString(), "--tables", tables().toString(), "--dtz", "8/8/8/8/8/2k5/1r6/KQ6_w_-_-_0_1")
+                .redirectErrorStream(true).start();
+        List<String> refused = output(plain);
+        assertEquals(1, plain.exitValue());
+        assertTrue(refused.get(0).endsWith("\terror: the KQKR table was made without DTZ (generate it again with --dtz)"), refused.get(0));
+    }
+
     @Test
     void badPositionsAndMissingTablesAreALineEachAndTheExitStatusSaysSo(@TempDir Path dir) throws Exception {
         Path root = tables();
