@@ -14,8 +14,9 @@ import java.util.Map;
 /**
  * A probe in the shape of the Lichess tablebase API ({@code GET /standard} and {@code /standard/mainline} of
  * lila-tablebase), so that a tool written for it works against {@code jobs/serve}: DTM signed and in plies (positive
- * when the side to move mates), the fields of a position and of each legal move, best first in lila-tablebase's order (see {@link #BEST_FIRST}). Where the table
- * was made with DTZ, {@code dtz} and {@code precise_dtz} are its DTZ (exact: both the same) and the category follows
+ * when the side to move mates), the fields of a position and of each legal move, best first in lila-tablebase's order
+ * (see {@link #BEST_FIRST}). Where the table was made with DTZ, {@code dtz} and {@code precise_dtz} are its DTZ
+ * (exact: both the same) and the category follows
  * the 50-move rule from the FEN's halfmove clock: {@code win} or {@code loss} where the next zeroing move or mate
  * comes before the clock reaches 100, {@code cursed-win} or {@code blessed-loss} where it does not. Without DTZ they
  * are null ("unknown" in that API) and the category says what DTM alone proves: {@code win} or {@code loss} where the

@@ -215,7 +215,8 @@ public final class TableFolders {
         replace(aside, file, hadoop);
         long bytes = 0;
         Manifest.DtzFigures dtz = manifest.dtz(); // its packed DTZ goes with them, where its compressed DTZ stays
-        if (dtz != null && dtz.files() != null && dtz.compressedFiles() != null) parts = java.util.stream.Stream.concat(parts.stream(), dtz.files().stream()).toList();
+        if (dtz != null && dtz.files() != null && dtz.compressedFiles() != null)
+            parts = java.util.stream.Stream.concat(parts.stream(), dtz.files().stream()).toList();
         for (Manifest.FileEntry part : parts) {
             bytes += part.bytes();
             fs.delete(new Path(folder, part.name()), false);

@@ -138,9 +138,10 @@ public record TableView(Material material, Material table, String name, String f
      * The columns of a table's view, computed from the stored row ({@link PositionRows}): the key, {@code stm} ("w",
      * "b"), each piece's square ({@code wk}, {@code wq}, ...), {@code result} ("win", "loss", "draw" for the side to
      * move), {@code dtm} (moves of the side that mates; null for a draw), {@code best_move} (UCI), {@code fen},
-     * {@code positions}, and under the 50-move rule (null for a table made without DTZ, or rows written before it,
-     * {@code dtz}) {@code dtz} (python-chess's signed DTZ in plies), {@code wdl} (2 win, 1 cursed win, 0 draw, -1
-     * blessed loss, -2 loss) and {@code result50} (Lichess's names: "win", "cursed-win", "draw", "blessed-loss", "loss"). A query computes only the columns it reads. These are {@code table}'s rows read as {@code
+     * {@code positions}, and under the 50-move rule (null for a table made without DTZ, or rows written before these
+     * columns: {@code dtz} false) {@code dtz} (python-chess's signed DTZ in plies), {@code wdl} (2 win, 1 cursed win, 0 draw, -1
+     * blessed loss, -2 loss) and {@code result50} (Lichess's names: "win", "cursed-win", "draw", "blessed-loss",
+     * "loss"). A query computes only the columns it reads. These are {@code table}'s rows read as {@code
      * view}'s, its material or its colours swapped: then each row is the position seen from the other side, keyed and
      * written in {@code view}'s canonical form, the other side to move, the same result and DTM for the side to move.
      * Without {@code squares} (rows written before they carried them) the squares are decoded from the key.
