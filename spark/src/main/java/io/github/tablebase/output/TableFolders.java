@@ -124,6 +124,9 @@ public final class TableFolders {
         List<Manifest.FileEntry> listed = new java.util.ArrayList<>();
         if (parts != null) listed.addAll(parts);
         if (compressed != null) listed.addAll(compressed);
+        if (manifest.dtz() != null) // what a bigger table's DTZ would read
+            for (List<Manifest.FileEntry> dtz : java.util.Arrays.asList(manifest.dtz().files(), manifest.dtz().compressedFiles()))
+                if (dtz != null) listed.addAll(dtz);
         for (Manifest.FileEntry part : listed) {
             Path file = new Path(folder, part.name());
             if (!fs.isFile(file) || fs.getFileStatus(file).getLen() != part.bytes())
