@@ -623,22 +623,30 @@ class Tablebase:
                 table = self._tables[material] = _Table(material, paths, self._cache)
             return table
 
+    def _as_stored(self, position):
+        """The position as a table holds it (no en-passant right; its material's table, or its twin's with the colours
+        swapped), or None where an en-passant capture can be made: a table holds no such position, its moves are searched."""
+        if position.ep is not None:
+            target = _square_name(position.ep)  # empty: only a pawn taking en passant captures onto it
+            if any(capture and uci[2:4] == target for _, capture, uci in position.legal_moves()):
+                return None
+            position = Position(position.pieces, position.turn)
+        material = position.material()
+        if material in self._folders:
+            return position
+        swapped = position.colours_swapped()
+        if swapped.material() not in self._folders:
+            raise MissingTableError("no %s table among %s" % (material, ", ".join(sorted(self._folders))))
+        return swapped
+
     def _dtz(self, position):
         """The DTZ code of a legal position: its side's compressed DTZ, or with a usable en-passant right its moves'."""
         if len(position.pieces) == 2:
             return 0
-        if position.ep is not None:
-            target = _square_name(position.ep)
-            if any(capture and uci[2:4] == target for _, capture, uci in position.legal_moves()):
-                return self._dtz_from_moves(position)
-            position = Position(position.pieces, position.turn)
-        material = position.material()
-        if material not in self._folders:
-            swapped = position.colours_swapped()
-            if swapped.material() not in self._folders:
-                raise MissingTableError("no %s table among %s" % (material, ", ".join(sorted(self._folders))))
-            position, material = swapped, swapped.material()
-        code, _ = self._dtz_table(material, position.turn).code(position)
+        stored = self._as_stored(position)
+        if stored is None:
+            return self._dtz_from_moves(position)
+        code, _ = self._dtz_table(stored.material(), stored.turn).code(stored)
         return code
 
     def _dtz_from_moves(self, position):
@@ -673,19 +681,11 @@ class Tablebase:
         """The ply of a legal position: -1 a draw, else odd when the side to move mates, even when it is mated."""
         if len(position.pieces) == 2:
             return -1
-        if position.ep is not None:  # a table holds no en-passant right: one that can be used is searched
-            target = _square_name(position.ep)  # empty: only a pawn taking en passant captures onto it
-            if any(capture and uci[2:4] == target for _, capture, uci in position.legal_moves()):
-                return self._ply_from_moves(position)
-            position = Position(position.pieces, position.turn)
-        material = position.material()
-        if material not in self._folders:
-            swapped = position.colours_swapped()
-            if swapped.material() not in self._folders:
-                raise MissingTableError("no %s table among %s" % (material, ", ".join(sorted(self._folders))))
-            position = swapped
-            material = swapped.material()
-        table = self._table(material)
+        stored = self._as_stored(position)
+        if stored is None:
+            return self._ply_from_moves(position)
+        position = stored
+        table = self._table(position.material())
         if position.turn != table.stored:
             return self._ply_from_moves(position)
         code, at = table.code(position)

@@ -255,18 +255,24 @@ public final class IndexedTable implements DtmTable, EntryResults {
 
     /**
      * Writes the part of a table holding indexes {@code lo .. hi - 1}: its header, then {@code results} and
-     * {@code moves}, the part's {@code 2 * (hi - lo)} result and move bytes, then its {@code late} plies.
+     * {@code moves}, the part's {@code 2 * (hi - lo)} result and move bytes ({@code moves} null: every move byte 0, as
+     * a DTZ table has them, with no plane of zeros in memory), then its {@code late} plies.
      */
     public static void writePart(PositionIndex index, long lo, long hi, byte[] results, byte[] moves, LatePlies late, OutputStream out) throws IOException {
-        if (results.length != 2 * (hi - lo) || moves.length != results.length)
-            throw new IllegalArgumentException(results.length + " results and " + moves.length + " moves for " + 2 * (hi - lo) + " entries");
+        if (results.length != 2 * (hi - lo) || moves != null && moves.length != results.length)
+            throw new IllegalArgumentException(results.length + " results and " + (moves == null ? "no" : moves.length) + " moves for "
+                    + 2 * (hi - lo) + " entries");
         ByteBuffer header = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
         putRange(header, MAGIC, index, lo, hi);
         out.write(header.array());
         out.write(results);
-        out.write(moves);
+        if (moves != null) out.write(moves);
+        else for (int left = results.length; left > 0; left -= ZEROS.length) out.write(ZEROS, 0, Math.min(ZEROS.length, left));
         late.within(2 * lo, 2 * hi).writeTo(out);
     }
+
+    /** Move bytes of a table that stores no moves, written a buffer at a time (never written into). */
+    private static final byte[] ZEROS = new byte[1 << 16];
 
     private static int side(Position p) { return p.sideToMove().ordinal(); } // WHITE 0, BLACK 1
 }

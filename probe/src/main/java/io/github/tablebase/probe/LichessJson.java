@@ -1,5 +1,6 @@
 package io.github.tablebase.probe;
 
+import io.github.tablebase.chess.Color;
 import io.github.tablebase.chess.Move;
 import io.github.tablebase.chess.PieceType;
 import io.github.tablebase.chess.Position;
@@ -83,7 +84,7 @@ public final class LichessJson {
      * end ({@code w}, {@code b}, or null: a draw, the rule's included); without it (null), the line to mate (DTM's, the
      * tables' own; empty for a draw), each step with its DTM after it and an unknown DTZ, the winner the position's.
      */
-    public static Map<String, Object> mainline(ProbeResult r, List<Tablebase.DtzStep> dtzLine) {
+    public static Map<String, Object> mainline(ProbeResult r, List<MoveResult> dtzLine) {
         if (dtzLine != null) return dtzMainline(r, dtzLine);
         Map<String, Object> m = new LinkedHashMap<>();
         List<Map<String, Object>> steps = new ArrayList<>(r.mainline().size());
@@ -112,22 +113,23 @@ public final class LichessJson {
         return m;
     }
 
-    private static Map<String, Object> dtzMainline(ProbeResult r, List<Tablebase.DtzStep> line) {
+    private static Map<String, Object> dtzMainline(ProbeResult r, List<MoveResult> line) {
         List<Map<String, Object>> steps = new ArrayList<>(line.size());
-        Position p = r.position();
-        for (Tablebase.DtzStep s : line) {
+        for (MoveResult s : line) {
             Map<String, Object> step = new LinkedHashMap<>();
             step.put("uci", s.move().uci());
-            step.put("san", San.of(p, s.move()));
+            step.put("san", s.san());
             step.put("dtz", s.dtz());
             step.put("precise_dtz", s.dtz());
-            step.put("dtm", s.dtmPlies());
+            step.put("dtm", signedPlies(s.category(), s.dtm()));
             steps.add(step);
-            p = p.play(s.move());
         }
+        MoveResult last = line.isEmpty() ? null : line.get(line.size() - 1);
+        boolean mates = last != null && last.category() == Category.LOSS && last.dtm() == 0; // else the rule, or no line, ends it
+        Color mover = line.size() % 2 == 1 ? r.position().sideToMove() : r.position().sideToMove().opponent();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("mainline", steps);
-        m.put("winner", p.legalMoves().isEmpty() && p.inCheck() ? String.valueOf(p.sideToMove().opponent().fenLetter()) : null);
+        m.put("winner", mates ? String.valueOf(mover.fenLetter()) : null);
         m.put("dtz", r.dtz());
         m.put("precise_dtz", r.dtz());
         return m;
@@ -135,15 +137,15 @@ public final class LichessJson {
 
     private static Map<String, Object> move(Position before, MoveResult r, int halfmoves) {
         Move move = r.move();
-        boolean pawn = before.piece(move.piece()).type() == PieceType.PAWN;
+        boolean zeroing = Tablebase.zeroing(before, move);
         Position after = before.play(move);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("uci", move.uci());
         m.put("san", r.san());
-        m.put("zeroing", pawn || move.isCapture());
+        m.put("zeroing", zeroing);
         m.put("conversion", move.isCapture() || move.promotion() != null);
         m.putAll(positionFields(after, r.category(), r.dtm(), r.dtz()));
-        m.put("category", category(r.category(), r.dtm(), r.dtz(), pawn || move.isCapture() ? 0 : halfmoves + 1));
+        m.put("category", category(r.category(), r.dtm(), r.dtz(), zeroing ? 0 : halfmoves + 1));
         return m;
     }
 

@@ -456,57 +456,45 @@ public final class Tablebase implements AutoCloseable {
         List<MoveResult> moves = rankedMoves(position, ply);
         Move best = moves.isEmpty() ? null : moves.get(0).move();
         Integer dtz = dtzOrNull(position);
-        Move dtzBest = null;
-        if (dtz != null) {
-            int bestWorth = Dtz.NONE;
-            for (MoveResult m : moves) {
-                if (m.dtz() == null) continue; // a capture into a table without DTZ: not weighed
-                int worth = Dtz.byMove(code(m.dtz(), m.category()), zeroing(position, m.move()), Dtz.RULE_PLIES);
-                if (bestWorth == Dtz.NONE || Dtz.preference(worth) > Dtz.preference(bestWorth)) {
-                    bestWorth = worth;
-                    dtzBest = m.move();
-                }
-            }
-        }
-        return new ProbeResult(position, category(ply), ply < 0 ? null : (ply + 1) / 2, best, mainline(position, ply, best), moves, dtz, dtzBest);
+        MoveResult dtzBest = dtz == null ? null : dtzBest(position, moves);
+        return new ProbeResult(position, category(ply), ply < 0 ? null : (ply + 1) / 2, best, mainline(position, ply, best), moves, dtz,
+                dtzBest == null ? null : dtzBest.move());
     }
 
     /**
-     * A step of a {@link #dtzMainline}: the move, and after it (the opponent to move) the DTZ (python-chess's signed
-     * value) and the DTM in plies, positive when the side to move mates, negative when it is mated, 0 for a draw.
+     * The DTZ-optimal move among a position's {@code moves} (ranked best first by DTM: among equals, the DTM-best), or
+     * null; a capture into a table without DTZ is not weighed.
      */
-    public record DtzStep(Move move, int dtz, int dtmPlies) {}
+    private static MoveResult dtzBest(Position position, List<MoveResult> moves) {
+        MoveResult best = null;
+        int bestWorth = Dtz.NONE;
+        for (MoveResult m : moves) {
+            if (m.dtz() == null) continue;
+            int worth = Dtz.byMove(code(m.dtz(), m.category()), zeroing(position, m.move()), Dtz.RULE_PLIES);
+            if (best == null || Dtz.preference(worth) > Dtz.preference(bestWorth)) {
+                best = m;
+                bestWorth = worth;
+            }
+        }
+        return best;
+    }
 
     /**
-     * The line that keeps the result under the 50-move rule, as lila-tablebase's mainline: each side's DTZ-optimal
-     * move in turn (the winner's quickest to its next zeroing move or mate, the loser's slowest; among equals the
+     * The line that keeps the result under the 50-move rule, as lila-tablebase's mainline, each step a move with what
+     * it leads to: each side's DTZ-optimal move in turn (the winner's quickest to its next zeroing move or mate, the loser's slowest; among equals the
      * DTM-best), from a position whose halfmove clock stands at {@code halfmoves}, until mate, or until the clock
      * reaches 100 (a cursed win: the rule's draw, which either side may claim); empty for a draw. Its tables need DTZ.
      */
-    public List<DtzStep> dtzMainline(Position position, int halfmoves) {
-        List<DtzStep> line = new ArrayList<>();
+    public List<MoveResult> dtzMainline(Position position, int halfmoves) {
+        List<MoveResult> line = new ArrayList<>();
         if (dtzCode(position) == Dtz.DRAW) return line;
         Position p = position;
         for (int clock = halfmoves; clock < Dtz.RULE_PLIES; ) {
-            Move best = null;
-            int bestWorth = Dtz.NONE, bestDtm = 0, bestAfter = 0, bestPly = 0;
-            for (Move m : p.legalMoves()) {
-                Position after = p.play(m);
-                int code = dtzCode(after), worth = Dtz.byMove(code, zeroing(p, m), Dtz.RULE_PLIES);
-                int ply = ply(after), dtm = preference(category(ply), ply < 0 ? 0 : (ply + 1) / 2);
-                if (best == null || Dtz.preference(worth) > Dtz.preference(bestWorth)
-                        || Dtz.preference(worth) == Dtz.preference(bestWorth) && dtm < bestDtm) {
-                    best = m;
-                    bestWorth = worth;
-                    bestDtm = dtm;
-                    bestAfter = code;
-                    bestPly = ply;
-                }
-            }
+            MoveResult best = dtzBest(p, rankedMoves(p, ply(p)));
             if (best == null) break; // mate (a loss within the rule ends so) or stalemate
-            line.add(new DtzStep(best, Dtz.signed(bestAfter), bestPly < 0 ? 0 : bestPly % 2 == 1 ? bestPly : -bestPly));
-            clock = zeroing(p, best) ? 0 : clock + 1;
-            p = p.play(best);
+            line.add(best);
+            clock = zeroing(p, best.move()) ? 0 : clock + 1;
+            p = p.play(best.move());
         }
         return line;
     }

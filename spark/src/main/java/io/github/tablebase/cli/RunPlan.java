@@ -47,10 +47,10 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
     static final double HEAP_PER_INDEX_SLICES_ON_DISK = 3;
     /**
      * The heap of the task that solves and writes a table's DTZ, per index: the codes, a short an entry (4 bytes), and
-     * a byte for the pawn levels while it solves; then beside the codes the packed file's planes, a byte an entry each
-     * (4), and a side's compressed order (1); and the table's solved result planes the export holds (2).
+     * a byte for the pawn levels while it solves; then beside the codes the packed file's result plane, a byte an entry
+     * (2), and a side's compressed order (1); and the table's solved result planes the export holds (2).
      */
-    static final double DTZ_HEAP_PER_INDEX = 11;
+    static final double DTZ_HEAP_PER_INDEX = 9;
     /** The heap Spark itself holds in a local run. */
     static final long SPARK_HEAP = 512L << 20;
 

@@ -413,7 +413,7 @@ public final class TableExport {
         String name = folderName(index.material()) + DTZ_SUFFIX;
         Path file = new Path(staging, name);
         LatePlies plies = LatePlies.of(Result.MAX_PLY, lateEntries, latePlies);
-        String sha256 = writeAside(file, hadoop, out -> IndexedTable.writePart(index, 0, index.size(), results, new byte[codes.length], plies, out));
+        String sha256 = writeAside(file, hadoop, out -> IndexedTable.writePart(index, 0, index.size(), results, null, plies, out));
         long bytes = file.getFileSystem(hadoop).getFileStatus(file).getLen();
         List<FileEntry> compressed = new ArrayList<>();
         for (Color side : Color.values()) {

@@ -68,8 +68,9 @@ class StatsAndSqlCliTest {
         CliRun r = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--table", kqkr.toString()}));
         assertEquals(0, r.exit(), r.err());
         List<String> lines = r.out().lines().dropWhile(l -> !l.startsWith("Under the 50-move rule")).skip(1).limit(2).toList();
-        assertTrue(lines.size() == 2 && lines.get(0).matches("White to move: [\\d,]+ wins, 0 cursed wins, [\\d,]+ draws, 0 blessed losses, [\\d,]+ losses; longest DTZ 61 plies")
-                && lines.get(1).startsWith("Black to move: "), r.out());
+        io.github.tablebase.probe.Manifest.DtzSide white = io.github.tablebase.probe.Manifest.read(kqkr.resolve("manifest.json")).dtz().sides().get(0);
+        assertTrue(lines.size() == 2 && lines.get(0).matches("White to move: [\\d,]+ wins, 0 cursed wins, [\\d,]+ draws, 0 blessed losses, [\\d,]+ losses;"
+                + " longest DTZ " + Math.max(white.longestWin(), white.longestLoss()) + " plies") && lines.get(1).startsWith("Black to move: "), r.out());
         CliRun plain = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--table", GeneratedTables.folder("KQKR").toString()}));
         assertFalse(plain.out().contains("50-move rule"), plain.out());
     }
