@@ -67,7 +67,7 @@ public final class Generate {
         boolean set = asked.size() > 1 || args.has("--up-to");
         if (set && args.has("--overwrite")) throw new Args.UsageException("--overwrite replaces one table; a set reuses the tables its folder holds");
 
-        Thread stop = stopOnSignal(args.get("--work", null));
+        Object stop = stopOnSignal(args.get("--work", null));
         try {
             if (set) {
                 org.apache.hadoop.fs.Path folder = new org.apache.hadoop.fs.Path(out);
@@ -81,11 +81,7 @@ public final class Generate {
                         run -> TableFolders.ofTable(spark, asked.get(0), folder, run, entriesPerFile(spark), System.out::println), start));
             }
         } finally {
-            try {
-                Runtime.getRuntime().removeShutdownHook(stop);
-            } catch (IllegalStateException e) {
-                // shutting down already: the hook runs
-            }
+            org.apache.spark.util.ShutdownHookManager.removeShutdownHook(stop);
         }
     }
 
@@ -127,10 +123,11 @@ public final class Generate {
 
     /**
      * On SIGINT or SIGTERM: one line instead of the stack traces of the jobs Spark stops, the running jobs cancelled,
-     * no partial folder left; the plies saved in the work folder stay for the same command to resume.
+     * no partial folder left; the plies saved in the work folder stay for the same command to resume. A hook of Spark's
+     * own, above its context's priority: the JVM runs its hooks in no order, and Spark's stop would log before this one.
      */
-    private static Thread stopOnSignal(String work) {
-        Thread hook = new Thread(() -> {
+    private static Object stopOnSignal(String work) {
+        return org.apache.spark.util.ShutdownHookManager.addShutdownHook(STOP_PRIORITY, () -> {
             Cli.stopping();
             org.apache.logging.log4j.core.config.Configurator.setRootLevel(org.apache.logging.log4j.Level.OFF);
             SparkSession.getDefaultSession().foreach(spark -> {
@@ -148,10 +145,12 @@ public final class Generate {
             System.err.flush();
             // Spark's threads interrupted by the stop print their stack traces through the JVM's default handler
             System.setErr(new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
-        }, "generate-stop");
-        Runtime.getRuntime().addShutdownHook(hook);
-        return hook;
+            return scala.runtime.BoxedUnit.UNIT;
+        });
     }
+
+    /** Runs before Spark's hook that stops its context (priority 50; higher runs first). */
+    private static final int STOP_PRIORITY = org.apache.spark.util.ShutdownHookManager.SPARK_CONTEXT_SHUTDOWN_PRIORITY() + 10;
 
     /**
      * Walks the plan of tables: the smaller tables the captures reach are checked in their folders or solved and
