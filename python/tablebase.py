@@ -672,9 +672,11 @@ class Tablebase:
                 files = (manifest.get("dtz") or {}).get("compressed_files")
                 if not files:
                     raise MissingTableError("the %s table was made without DTZ (generate it again with --dtz)" % material)
-                table = self._dtz_tables[(material, side)] = _Table(material, [os.path.join(folder, files[side]["name"])], self._cache)
+                half = len(files) // 2  # White to move's parts, then Black's
+                parts = files[side * half:(side + 1) * half]
+                table = self._dtz_tables[(material, side)] = _Table(material, [os.path.join(folder, f["name"]) for f in parts], self._cache)
                 if table.stored != side:
-                    raise CorruptTableError("%s holds the DTZ of the other side to move" % files[side]["name"])
+                    raise CorruptTableError("%s holds the DTZ of the other side to move" % parts[0]["name"])
             return table
 
     def _ply(self, position):

@@ -65,8 +65,9 @@ public final class GeneratedTables {
     }
 
     /**
-     * A folder of KQKR and its smaller tables made with their DTZ ({@code --dtz}), KQKR in four parts (so that each part's
-     * task reads the DTZ for its Parquet rows), packed files kept: generated on first use.
+     * A folder of KQKR and its smaller tables made with their DTZ ({@code --dtz}), KQKR and its DTZ in parts (so that
+     * each part's task reads the DTZ for its Parquet rows, and a reader opens the DTZ's parts), packed files kept:
+     * generated on first use.
      */
     public static synchronized Path dtzKqkr() throws Exception {
         if (dtz != null) return dtz;

@@ -25,14 +25,14 @@ public final class DtzTable implements EntryResults, AutoCloseable {
     /** The DTZ of the packed part files {@code files}. */
     public static DtzTable packed(List<Path> files) throws IOException { return new DtzTable(IndexedTable.open(files), null); }
 
-    /** The DTZ of the compressed files of White to move and of Black to move, their blocks held in {@code cache}. */
-    public static DtzTable compressed(Path white, Path black, BlockCache cache) throws IOException {
-        CompressedTable w = CompressedTable.openSide(List.of(white), cache, Color.WHITE);
+    /** The DTZ of the compressed part files of White to move and of Black to move, their blocks held in {@code cache}. */
+    public static DtzTable compressed(List<Path> white, List<Path> black, BlockCache cache) throws IOException {
+        CompressedTable w = CompressedTable.openSide(white, cache, Color.WHITE);
         try {
-            CompressedTable b = CompressedTable.openSide(List.of(black), cache, Color.BLACK);
+            CompressedTable b = CompressedTable.openSide(black, cache, Color.BLACK);
             if (!b.material().equals(w.material())) {
                 b.close();
-                throw new CorruptTableException(black + " holds " + b.material() + ", " + white + " " + w.material());
+                throw new CorruptTableException(black.get(0) + " holds " + b.material() + ", " + white.get(0) + " " + w.material());
             }
             return new DtzTable(null, new CompressedTable[] {w, b});
         } catch (IOException | RuntimeException e) {
@@ -49,7 +49,8 @@ public final class DtzTable implements EntryResults, AutoCloseable {
         List<Manifest.FileEntry> compressed = dtz.compressedFiles();
         if (compressed == null || packedFirst && dtz.files() != null)
             return packed(dtz.files().stream().map(f -> folder.resolve(f.name())).toList());
-        return compressed(folder.resolve(compressed.get(0).name()), folder.resolve(compressed.get(1).name()), cache);
+        List<Path> files = compressed.stream().map(f -> folder.resolve(f.name())).toList();
+        return compressed(Manifest.DtzFigures.ofSide(files, Color.WHITE), Manifest.DtzFigures.ofSide(files, Color.BLACK), cache);
     }
 
     public Material material() { return packed != null ? packed.material() : sides[0].material(); }

@@ -1,5 +1,6 @@
 package io.github.tablebase.probe;
 
+import io.github.tablebase.chess.Color;
 import io.github.tablebase.chess.Material;
 import java.io.IOException;
 import java.io.InputStream;
@@ -65,6 +66,12 @@ public record Manifest(String endgame, long indexSize, List<SideFigures> sides, 
     public record DtzFigures(List<FileEntry> files, List<FileEntry> compressedFiles, List<DtzSide> sides) {
         /** Without its packed file. */
         DtzFigures withoutPacked() { return new DtzFigures(null, compressedFiles, sides); }
+
+        /** Side to move {@code side}'s compressed part files of {@code compressed} (this record's, or their names): White's half, then Black's. */
+        public static <T> List<T> ofSide(List<T> compressed, Color side) {
+            int half = compressed.size() / 2;
+            return compressed.subList(side.ordinal() * half, (side.ordinal() + 1) * half);
+        }
     }
 
     /** The Parquet rows: their folder in the table's, how many, and each file. */
@@ -268,7 +275,8 @@ public record Manifest(String endgame, long indexSize, List<SideFigures> sides, 
         if (!(json instanceof Map<?, ?> d)) return null;
         List<FileEntry> files = files(d.get("files")), compressed = files(d.get("compressed_files"));
         if (files == null && compressed == null) throw new IllegalArgumentException("its DTZ names no file");
-        if (compressed != null && compressed.size() != 2) throw new IllegalArgumentException("its compressed DTZ names " + compressed.size() + " files, not one a side to move");
+        if (compressed != null && (compressed.isEmpty() || compressed.size() % 2 != 0))
+            throw new IllegalArgumentException("its compressed DTZ names " + compressed.size() + " files, not as many parts for each side to move");
         List<DtzSide> sides = new ArrayList<>();
         for (String side : SIDES) {
             Map<?, ?> f = (Map<?, ?>) d.get(side);

@@ -9,6 +9,7 @@ import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.generate.DtzSolve;
 import io.github.tablebase.probe.Dtz;
 import io.github.tablebase.probe.EntryResults;
+import io.github.tablebase.table.DtzCodes;
 import io.github.tablebase.table.DtzCount;
 import io.github.tablebase.table.Successors;
 import io.github.tablebase.table.TablePlan;
@@ -44,12 +45,12 @@ public final class DtzBench {
             for (Material sub : TablePlan.exits(m)) smaller.put(sub, solved.get(sub));
             PositionIndex index = new PositionIndex(m);
             long start = System.nanoTime();
-            short[] codes = DtzSolve.solve(index, new MoveGenerator(m), new Successors(m, null, smaller), rule);
+            DtzCodes codes = DtzSolve.solve(index, new MoveGenerator(m), new Successors(m, null, smaller), rule);
             double seconds = (System.nanoTime() - start) / 1e9;
-            solved.put(m, entry -> codes[(int) entry]);
+            solved.put(m, codes);
             Runtime rt = Runtime.getRuntime();
-            System.out.printf("%s: %,d entries in %.2f s, %,.0f entries/s, heap %,d MB%n", m.name(), codes.length, seconds,
-                    codes.length / seconds, (rt.totalMemory() - rt.freeMemory()) >> 20);
+            System.out.printf("%s: %,d entries in %.2f s, %,.0f entries/s, heap %,d MB%n", m.name(), codes.size(), seconds,
+                    codes.size() / seconds, (rt.totalMemory() - rt.freeMemory()) >> 20);
             for (int side = 0; side < 2; side++) System.out.println("  " + sideFigures(index, codes, side, rule));
         }
         System.out.printf("all %d tables: %.2f s%n", solved.size(), (System.nanoTime() - all) / 1e9);
@@ -63,7 +64,7 @@ public final class DtzBench {
     }
 
     /** One side to move's results (canonical positions) and longest DTZ win and loss, with a position of each. */
-    private static String sideFigures(PositionIndex index, short[] codes, int side, int rule) {
+    private static String sideFigures(PositionIndex index, DtzCodes codes, int side, int rule) {
         DtzCount f = DtzCount.of(codes, side, rule);
         long[] n = f.byWdl();
         Color c = side == 0 ? Color.WHITE : Color.BLACK;

@@ -2,6 +2,7 @@ package io.github.tablebase.cli;
 
 import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.PositionIndex;
+import io.github.tablebase.generate.DtzSolve;
 import io.github.tablebase.generate.TableSolver;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,11 +47,11 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
      */
     static final double HEAP_PER_INDEX_SLICES_ON_DISK = 3;
     /**
-     * The heap of the task that solves and writes a table's DTZ, per index: the codes, a short an entry (4 bytes), and
-     * a byte for the pawn levels while it solves; then beside the codes the packed file's result plane, a byte an entry
-     * (2), and a side's compressed order (1); and the table's solved result planes the export holds (2).
+     * The heap of the task that solves and writes a table's DTZ, per index: the codes, a short an entry (4 bytes), a
+     * byte for the pawn levels and a bit an entry for each of two frontiers (0.5) while it solves, and the table's
+     * solved result planes the export holds (2); its files are written a part at a time.
      */
-    static final double DTZ_HEAP_PER_INDEX = 9;
+    static final double DTZ_HEAP_PER_INDEX = 8;
     /** The heap Spark itself holds in a local run. */
     static final long SPARK_HEAP = 512L << 20;
 
@@ -94,7 +95,7 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
         Step largest = largest();
         long beside = cores < 2 ? 0 : toMake().stream().filter(s -> s != largest && TableSolver.fitsOneTask(s.material()))
                 .mapToLong(Step::indexes).max().orElse(0);
-        long dtzIndexes = !dtz ? 0 : toMake().stream().filter(s -> TableSolver.fitsOneTask(s.material())).mapToLong(Step::indexes).max().orElse(0);
+        long dtzIndexes = !dtz ? 0 : toMake().stream().filter(s -> DtzSolve.unsupportedReason(s.material()) == null).mapToLong(Step::indexes).max().orElse(0);
         return SPARK_HEAP + Math.max(tablesHeap() + (long) (heapPerIndex * beside), (long) (DTZ_HEAP_PER_INDEX * dtzIndexes));
     }
 

@@ -5,6 +5,7 @@ import io.github.tablebase.generate.DtzSolve;
 import io.github.tablebase.generate.TableSolver;
 import io.github.tablebase.generate.WorkFolder;
 import io.github.tablebase.output.TableFolders;
+import io.github.tablebase.table.DtzCodes;
 import io.github.tablebase.table.DtzFiles;
 import io.github.tablebase.table.RunSettings;
 import io.github.tablebase.table.SmallerTables;
@@ -50,7 +51,7 @@ final class TableRun {
     record Made(Map<Material, Double> seconds, Map<Material, TableFigures> figures) {}
 
     /** A table solved, the smaller tables it read (released once it is written), its DTZ to write beside it (or null). */
-    private record Solved(SolvedTable table, SmallerTables smaller, JavaRDD<short[]> dtz) {}
+    private record Solved(SolvedTable table, SmallerTables smaller, JavaRDD<DtzCodes> dtz) {}
 
     TableRun(JavaSparkContext jsc, TableSolver solver, TableFolders folders, ProgressLines progress, String work, boolean keepPacked, int cores,
              FiguresLog figuresLog) {
@@ -153,9 +154,10 @@ final class TableRun {
                     if (files != null) dtz.put(sub, files);
                 }
             SmallerTables subs = new SmallerTables(jsc, m, smaller, dtz);
-            JavaRDD<short[]> dtzPlane = null;
-            if (dtzAsked && !TableSolver.fitsOneTask(m))
-                progress.note(m.name() + ": no DTZ: DTZ is solved in one task, and this table is larger than one task solves");
+            JavaRDD<DtzCodes> dtzPlane = null;
+            String noDtz = dtzAsked ? DtzSolve.unsupportedReason(m) : null;
+            if (noDtz != null)
+                progress.note(m.name() + ": no DTZ: " + noDtz);
             else if (dtzAsked && !subs.haveDtz())
                 progress.note(m.name() + ": no DTZ: a smaller table it reaches was made without its DTZ");
             else if (dtzAsked)

@@ -6,6 +6,7 @@ import io.github.tablebase.chess.PieceType;
 import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.chess.Square;
 import io.github.tablebase.probe.Dtz;
+import io.github.tablebase.table.DtzCodes;
 import io.github.tablebase.table.SmallerTables;
 import io.github.tablebase.table.Successors;
 import io.github.tablebase.table.TableInvariantException;
@@ -13,6 +14,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -31,8 +33,10 @@ import org.apache.spark.api.java.JavaSparkContext;
  * and no weights for symmetric positions); the exits' wins and losses come in at ply 1 or {@code rule + 1}.
  * What is undecided when a level's plies end is a draw.
  *
- * <p>It holds a {@code short} an entry and a byte an index for the levels (a first step: the lean engine's one byte
- * an entry is for later). Codes past a short (wins of 16,384 plies) are refused.
+ * <p>It holds a {@code short} an entry ({@link DtzCodes}, long-indexed: 6-piece tables too), a byte an index for the
+ * levels, and a bit an entry for each of two frontiers, this ply's and the next's; an undecided entry's code says
+ * what its exits do, so that the plies that take them in (1 and {@code rule + 1}) find them by a pass over the level.
+ * Codes past a short (wins of 16,384 plies) are refused.
  *
  * <p>Each step runs on every core the task's JVM has, each thread a slice of the indexes or of the frontier with its
  * own scratch space: within a ply the wins are all decided before the losses, every write of a step gives an entry
@@ -40,31 +44,45 @@ import org.apache.spark.api.java.JavaSparkContext;
  * however the threads interleave.
  */
 public final class DtzSolve {
-    /** Undecided entries, by what their exits do: none, all lose in 1 ply, all lose past the rule, some draw or win. */
-    private static final short UNDECIDED = -2, EXITS_LOSE_AT_ONE = -3, EXITS_LOSE_PAST_RULE = -4, CANNOT_LOSE = -5;
-    /** The codes' atomic access, for deciding an entry once however many threads reach it. */
-    private static final VarHandle CODE = MethodHandles.arrayElementVarHandle(short[].class);
+    /**
+     * Undecided entries, by what their exits do: none; all lose in 1 ply; all lose past the rule; some draw or win, but
+     * none within the rule; one wins past the rule (a zeroing move into a blessed loss).
+     */
+    private static final short UNDECIDED = -2, EXITS_LOSE_AT_ONE = -3, EXITS_LOSE_PAST_RULE = -4, CANNOT_LOSE = -5, EXITS_WIN_PAST_RULE = -6;
+    /** The frontiers' words, set bit by bit from any thread. */
+    private static final VarHandle WORD = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final PositionIndex index;
     private final MoveGenerator gen;
     private final int rule;
-    private final short[] codes;
+    private final DtzCodes codes;
     private final byte[] levels;
     private final boolean[] pawn;
+    /** This ply's entries and the next's, a bit an entry; swapped each ply. */
+    private long[] frontier, next;
     /** One a thread: each step's slices run on these, each with its own scratch space. */
     private final Worker[] workers;
 
-    private DtzSolve(PositionIndex index, MoveGenerator gen, Successors exits, int rule, int threads) {
-        long entries = 2 * index.size();
-        if (entries > Integer.MAX_VALUE - 8) throw new IllegalArgumentException(index.material().name() + " is too large to solve in one task");
+    /** Why the DTZ of {@code material} cannot be solved here (in one task), or null when it can. */
+    public static String unsupportedReason(Material material) {
+        if (material.hasPawns() && new PositionIndex(material).size() > Integer.MAX_VALUE - 8)
+            return "its pawn levels, a byte an index, pass an array's size (a table with pawns and more than 2^31 indexes)";
+        return null;
+    }
+
+    private DtzSolve(PositionIndex index, MoveGenerator gen, Successors exits, int rule, int threads, int segmentBits) {
+        String why = unsupportedReason(index.material());
+        if (why != null) throw new IllegalArgumentException(index.material().name() + ": " + why);
         this.index = index;
         this.gen = gen;
         this.rule = rule;
-        codes = new short[(int) entries];
+        codes = new DtzCodes(2 * index.size(), segmentBits);
         int pieces = index.material().size();
         pawn = new boolean[pieces];
         for (int k = 0; k < pieces; k++) pawn[k] = index.material().piece(k).type() == PieceType.PAWN;
         levels = index.material().hasPawns() ? new byte[(int) index.size()] : null;
+        frontier = new long[Math.toIntExact((2 * index.size() + 63) >>> 6)];
+        next = new long[frontier.length];
         workers = new Worker[Math.max(1, threads)];
         for (int t = 0; t < workers.length; t++) workers[t] = new Worker(t, t == 0 ? exits : exits.withOwnScratch());
     }
@@ -73,13 +91,13 @@ public final class DtzSolve {
      * The DTZ codes of every entry {@code 2 * index + side} of {@code index}'s table under a rule of {@code rule}
      * plies, on every core; {@code exits} reads the smaller tables' DTZ codes (its own results are not used).
      */
-    public static short[] solve(PositionIndex index, MoveGenerator gen, Successors exits, int rule) {
-        return solve(index, gen, exits, rule, Runtime.getRuntime().availableProcessors());
+    public static DtzCodes solve(PositionIndex index, MoveGenerator gen, Successors exits, int rule) {
+        return solve(index, gen, exits, rule, Runtime.getRuntime().availableProcessors(), DtzCodes.SEGMENT_BITS);
     }
 
-    /** {@link #solve(PositionIndex, MoveGenerator, Successors, int)} on {@code threads} threads. */
-    static short[] solve(PositionIndex index, MoveGenerator gen, Successors exits, int rule, int threads) {
-        DtzSolve s = new DtzSolve(index, gen, exits, rule, threads);
+    /** {@link #solve(PositionIndex, MoveGenerator, Successors, int)} on {@code threads} threads, the codes in arrays of 2^{@code segmentBits}. */
+    static DtzCodes solve(PositionIndex index, MoveGenerator gen, Successors exits, int rule, int threads, int segmentBits) {
+        DtzSolve s = new DtzSolve(index, gen, exits, rule, threads, segmentBits);
         int top = s.markLegal();
         for (int level = top; level >= 0; level--) s.solveLevel(level);
         return s.codes;
@@ -89,7 +107,7 @@ public final class DtzSolve {
      * The DTZ of {@code material} under the game's rule as an RDD of one partition, its codes by entry, solved by the
      * task that reads it (the export's, which writes them): a task run again solves it again, the same way.
      */
-    public static JavaRDD<short[]> plane(JavaSparkContext jsc, Material material, SmallerTables smaller) {
+    public static JavaRDD<DtzCodes> plane(JavaSparkContext jsc, Material material, SmallerTables smaller) {
         return jsc.parallelize(List.of(0), 1).map(x -> solve(new PositionIndex(material), new MoveGenerator(material),
                 new Successors(material, null, smaller.openDtz()), Dtz.RULE_PLIES));
     }
@@ -104,6 +122,28 @@ public final class DtzSolve {
         void run(Worker w, long from, long to);
     }
 
+    /** The per-entry step of a pass over a frontier. */
+    private interface EntryStep {
+        void run(Worker w, long e);
+    }
+
+    /** Runs {@code step} on each entry of {@code bits} (a frontier), on every core. */
+    private void eachOf(long[] bits, EntryStep step) {
+        inSlices(bits.length, (w, from, to) -> {
+            for (int k = (int) from; k < to; k++)
+                for (long word = bits[k]; word != 0; word &= word - 1) step.run(w, ((long) k << 6) + Long.numberOfTrailingZeros(word));
+        });
+    }
+
+    /** Runs {@code step} on each entry of level {@code level} whose code is {@code state}, on every core. */
+    private void eachInState(int level, short state, EntryStep step) {
+        inSlices(index.size(), (w, from, to) -> {
+            for (long i = from; i < to; i++)
+                if (atLevel(i, level))
+                    for (int side = 0; side < 2; side++) if (codes.get(2 * i + side) == state) step.run(w, 2 * i + side);
+        });
+    }
+
     /** Marks each entry legal (undecided) or not, and each index's pawn level; returns the highest level. */
     private int markLegal() {
         int[] tops = new int[workers.length];
@@ -116,41 +156,54 @@ public final class DtzSolve {
     /** Sets up, then plies, one pawn level; what is left undecided is drawn. */
     private void solveLevel(int level) {
         inSlices(index.size(), (w, from, to) -> w.setUpLevel(level, from, to));
-        Ints frontier = Ints.joined(workers, w -> w.frontier), winsAtOne = Ints.joined(workers, w -> w.winsAtOne),
-                winsPastRule = Ints.joined(workers, w -> w.winsPastRule), lossesAtOne = Ints.joined(workers, w -> w.lossesAtOne),
-                lossesPastRule = Ints.joined(workers, w -> w.lossesPastRule);
-        for (int d = 1; frontier.size > 0 || d <= rule + 1; d++) {
-            Ints ply = frontier, wins = d == 1 ? winsAtOne : d == rule + 1 ? winsPastRule : null;
-            Ints losses = d == 1 ? lossesAtOne : d == rule + 1 ? lossesPastRule : null;
+        long size = count(frontier);
+        for (int d = 1; size > 0 || d <= rule + 1; d++) {
             int at = d;
             // the wins of the ply first, then its losses, which count only wins of earlier plies
-            inSlices(ply.size, (w, from, to) -> {
-                for (long f = from; f < to; f++) if (Dtz.loses(codes[ply.at[(int) f]])) w.winEarlier(ply.at[(int) f], at);
+            eachOf(frontier, (w, e) -> {
+                if (Dtz.loses(codes.get(e))) w.winEarlier(e, at);
             });
-            if (wins != null) inSlices(wins.size, (w, from, to) -> {
-                for (long k = from; k < to; k++) w.decide(wins.at[(int) k], Dtz.win(at));
+            if (d == rule + 1) eachInState(level, EXITS_WIN_PAST_RULE, (w, e) -> w.decide(e, Dtz.win(at)));
+            eachOf(frontier, (w, e) -> {
+                if (Dtz.wins(codes.get(e))) w.loseEarlier(e, at);
             });
-            inSlices(ply.size, (w, from, to) -> {
-                for (long f = from; f < to; f++) if (Dtz.wins(codes[ply.at[(int) f]])) w.loseEarlier(ply.at[(int) f], at);
-            });
-            if (losses != null) inSlices(losses.size, (w, from, to) -> {
-                for (long k = from; k < to; k++) if (w.lostAt(losses.at[(int) k], at)) w.decide(losses.at[(int) k], Dtz.loss(at));
-            });
-            frontier = Ints.joined(workers, w -> w.next);
+            if (d == 1 || d == rule + 1)
+                eachInState(level, d == 1 ? EXITS_LOSE_AT_ONE : EXITS_LOSE_PAST_RULE, (w, e) -> {
+                    if (w.lostAt(e, at)) w.decide(e, Dtz.loss(at));
+                });
+            long[] done = frontier;
+            frontier = next;
+            next = done;
+            inSlices(next.length, (w, from, to) -> Arrays.fill(next, (int) from, (int) to, 0L));
+            size = count(frontier);
         }
         inSlices(index.size(), (w, from, to) -> {
             for (long i = from; i < to; i++)
                 if (atLevel(i, level))
-                    for (int side = 0; side < 2; side++) if (codes[(int) (2 * i + side)] < Dtz.NONE) codes[(int) (2 * i + side)] = Dtz.DRAW;
+                    for (int side = 0; side < 2; side++) if (codes.get(2 * i + side) < Dtz.NONE) codes.set(2 * i + side, Dtz.DRAW);
         });
     }
 
-    /** A thread's scratch space and lists, and the kernels it runs. */
+    /** The entries of a frontier. */
+    private long count(long[] bits) {
+        AtomicLong n = new AtomicLong();
+        inSlices(bits.length, (w, from, to) -> {
+            long c = 0;
+            for (int k = (int) from; k < to; k++) c += Long.bitCount(bits[k]);
+            n.addAndGet(c);
+        });
+        return n.get();
+    }
+
+    /** Puts entry {@code e} in frontier {@code bits}, whatever other threads add beside it. */
+    private static void add(long[] bits, long e) { WORD.getAndBitwiseOr(bits, (int) (e >>> 6), 1L << e); }
+
+    /** A thread's scratch space, and the kernels it runs. */
     final class Worker {
         final int id;
         private final Successors exits;
         private final int[] squares, moves = new int[256], unmoves = new int[256], enPassant = new int[2], scratch = new int[256];
-        Ints frontier, winsAtOne, winsPastRule, lossesAtOne, lossesPastRule, next = new Ints();
+        private final long[] earlier = new long[256];
 
         Worker(int id, Successors exits) {
             this.id = id;
@@ -164,42 +217,38 @@ public final class DtzSolve {
             for (long i = from; i < to; i++) {
                 boolean canonical = index.decode(i, squares) && index.index(squares) == i;
                 for (int side = 0; side < 2; side++)
-                    codes[(int) (2 * i + side)] = canonical && !gen.opponentInCheck(squares, side) ? UNDECIDED : Dtz.NONE;
+                    codes.set(2 * i + side, canonical && !gen.opponentInCheck(squares, side) ? UNDECIDED : Dtz.NONE);
                 if (levels != null && canonical) top = Math.max(top, levels[(int) i] = (byte) level(squares));
             }
             return top;
         }
 
-        /** Sets up the entries of pawn level {@code level} among indexes {@code from .. to - 1}, into this worker's lists. */
+        /**
+         * Sets up the entries of pawn level {@code level} among indexes {@code from .. to - 1}: checkmates into this
+         * ply's frontier, wins in one zeroing ply decided into the next's, the others' codes saying what their exits do.
+         */
         void setUpLevel(int level, long from, long to) {
-            frontier = new Ints();
-            winsAtOne = new Ints();
-            winsPastRule = new Ints();
-            lossesAtOne = new Ints();
-            lossesPastRule = new Ints();
             for (long i = from; i < to; i++) {
-                if (!atLevel(i, level) || codes[(int) (2 * i)] == Dtz.NONE && codes[(int) (2 * i + 1)] == Dtz.NONE) continue;
+                if (!atLevel(i, level) || codes.get(2 * i) == Dtz.NONE && codes.get(2 * i + 1) == Dtz.NONE) continue;
                 index.decode(i, squares);
                 for (int side = 0; side < 2; side++) {
-                    int e = (int) (2 * i + side);
-                    if (codes[e] == Dtz.NONE) continue;
-                    int best = setUp(e, side);
-                    if (Dtz.wins(best)) (Dtz.plies(best) == 1 ? winsAtOne : winsPastRule).add(e);
-                    else if (Dtz.loses(best)) (Dtz.plies(best) == 1 ? lossesAtOne : lossesPastRule).add(e);
+                    long e = 2 * i + side;
+                    if (codes.get(e) != Dtz.NONE) setUp(e, side);
                 }
             }
         }
 
         /**
-         * The set-up kernel of entry {@code e} ({@code squares} decoded): mate and stalemate decided at once, else what
-         * its zeroing moves are worth; returns the best of them ({@link Dtz#DRAW} when none).
+         * The set-up kernel of entry {@code e} ({@code squares} decoded): mate and stalemate decided at once, a win by a
+         * zeroing move within the rule too (ply 1, no piece move does better); else its code says what its zeroing moves do.
          */
-        int setUp(int e, int side) {
+        void setUp(long e, int side) {
             int count = gen.legalMoves(squares, side, moves), best = Dtz.NONE;
             if (count == 0) {
-                codes[e] = (short) (gen.inCheck(squares, side) ? Dtz.loss(0) : Dtz.DRAW);
-                if (codes[e] != Dtz.DRAW) frontier.add(e);
-                return Dtz.DRAW;
+                boolean mated = gen.inCheck(squares, side);
+                codes.set(e, mated ? Dtz.loss(0) : Dtz.DRAW);
+                if (mated) add(frontier, e);
+                return;
             }
             long occupied = MoveGenerator.occupied(squares);
             for (int k = 0; k < count; k++) {
@@ -207,8 +256,13 @@ public final class DtzSolve {
                 int worth = Dtz.byMove(zeroedInto(moves[k], side), true, rule);
                 best = Dtz.better(best, worth);
             }
-            codes[e] = best == Dtz.NONE ? UNDECIDED : !Dtz.loses(best) ? CANNOT_LOSE : Dtz.plies(best) == 1 ? EXITS_LOSE_AT_ONE : EXITS_LOSE_PAST_RULE;
-            return best == Dtz.NONE ? Dtz.DRAW : best;
+            if (Dtz.wins(best) && Dtz.plies(best) == 1) {
+                codes.set(e, best);
+                add(next, e);
+            } else {
+                codes.set(e, best == Dtz.NONE ? UNDECIDED : Dtz.wins(best) ? EXITS_WIN_PAST_RULE : !Dtz.loses(best) ? CANNOT_LOSE
+                        : Dtz.plies(best) == 1 ? EXITS_LOSE_AT_ONE : EXITS_LOSE_PAST_RULE);
+            }
         }
 
         /** The code of the position a zeroing move of {@code side} leads to, the opponent to move there. */
@@ -216,7 +270,7 @@ public final class DtzSolve {
             if (!MoveGenerator.staysInTable(squares, move)) return exits.exitResult(squares, move, 1 - side);
             int piece = MoveGenerator.piece(move), from = squares[piece];
             squares[piece] = MoveGenerator.to(move);
-            int after = codes[(int) (2 * index.index(squares) + 1 - side)];
+            int after = codes.get(2 * index.index(squares) + 1 - side);
             if (after < 0) throw new TableInvariantException(index.material().name() + ": a pawn move reaches an entry not yet solved");
             if (gen.isDoublePush(move)) after = withEnPassant(1 - side, piece, after);
             squares[piece] = from;
@@ -236,20 +290,20 @@ public final class DtzSolve {
         }
 
         /** Each undecided position one piece move before {@code lost} wins at ply {@code d}. */
-        void winEarlier(int lost, int d) {
+        void winEarlier(long lost, int d) {
             int n = earlier(lost);
-            for (int k = 0; k < n; k++) if (codes[unmoves[k]] <= UNDECIDED) decide(unmoves[k], Dtz.win(d));
+            for (int k = 0; k < n; k++) if (codes.get(earlier[k]) <= UNDECIDED) decide(earlier[k], Dtz.win(d));
         }
 
         /** Each undecided position one piece move before {@code won} that has no move left but losing ones loses at ply {@code d}. */
-        void loseEarlier(int won, int d) {
+        void loseEarlier(long won, int d) {
             int n = earlier(won);
-            for (int k = 0; k < n; k++) if (lostAt(unmoves[k], d)) decide(unmoves[k], Dtz.loss(d));
+            for (int k = 0; k < n; k++) if (lostAt(earlier[k], d)) decide(earlier[k], Dtz.loss(d));
         }
 
-        /** The entries one piece move (no pawn, no capture) before entry {@code e}, into {@link #unmoves}; their count. */
-        private int earlier(int e) {
-            int side = e & 1;
+        /** The entries one piece move (no pawn, no capture) before entry {@code e}, into {@link #earlier}; their count. */
+        private int earlier(long e) {
+            int side = (int) (e & 1);
             index.decode(e >>> 1, squares);
             int n = gen.unmoves(squares, side, true, true, unmoves), m = 0;
             for (int k = 0; k < n; k++) {
@@ -257,7 +311,7 @@ public final class DtzSolve {
                 if (pawn[piece]) continue;
                 int now = squares[piece];
                 squares[piece] = MoveGenerator.from(unmoves[k]);
-                unmoves[m++] = (int) (2 * index.index(squares) + 1 - side);
+                earlier[m++] = 2 * index.index(squares) + 1 - side;
                 squares[piece] = now;
             }
             return m;
@@ -267,10 +321,10 @@ public final class DtzSolve {
          * The loss kernel: whether undecided entry {@code e} is lost at ply {@code d}: its exits lose by then, and each of
          * its piece moves leads to a win of the opponent's decided before this ply.
          */
-        boolean lostAt(int e, int d) {
-            int s = codes[e];
+        boolean lostAt(long e, int d) {
+            int s = codes.get(e);
             if (s != UNDECIDED && s != EXITS_LOSE_AT_ONE && !(s == EXITS_LOSE_PAST_RULE && d > rule)) return false;
-            int side = e & 1;
+            int side = (int) (e & 1);
             index.decode(e >>> 1, squares);
             int count = gen.legalMoves(squares, side, moves);
             long occupied = MoveGenerator.occupied(squares);
@@ -278,7 +332,7 @@ public final class DtzSolve {
                 if (zeroing(occupied, moves[k])) continue;
                 int piece = MoveGenerator.piece(moves[k]), from = squares[piece];
                 squares[piece] = MoveGenerator.to(moves[k]);
-                int after = codes[(int) (2 * index.index(squares) + 1 - side)];
+                int after = codes.get(2 * index.index(squares) + 1 - side);
                 squares[piece] = from;
                 if (!Dtz.wins(after) || Dtz.plies(after) >= d) return false;
             }
@@ -286,11 +340,11 @@ public final class DtzSolve {
         }
 
         /** Decides undecided entry {@code e} as {@code code} (once: a thread that finds it decided leaves it), into the next frontier. */
-        void decide(int e, int code) {
+        void decide(long e, int code) {
             if (code > Short.MAX_VALUE) throw new TableInvariantException(index.material().name() + ": a DTZ past " + Short.MAX_VALUE / 2 + " plies");
-            for (short s = codes[e]; s < Dtz.DRAW; s = codes[e])
-                if (CODE.compareAndSet(codes, e, s, (short) code)) {
-                    next.add(e);
+            for (int s = codes.get(e); s < Dtz.DRAW; s = codes.get(e))
+                if (codes.compareAndSet(e, s, code)) {
+                    add(next, e);
                     return;
                 }
         }
@@ -308,30 +362,4 @@ public final class DtzSolve {
     }
 
     private boolean zeroing(long occupied, int move) { return !MoveGenerator.staysInTable(occupied, move) || pawn[MoveGenerator.piece(move)]; }
-
-    /** A growing list of entries. */
-    static final class Ints {
-        int[] at = new int[64];
-        int size;
-
-        void add(int v) {
-            if (size == at.length) at = Arrays.copyOf(at, 2 * size);
-            at[size++] = v;
-        }
-
-        /** Each worker's list, joined in the workers' order; each worker's is emptied. */
-        static Ints joined(Worker[] workers, java.util.function.Function<Worker, Ints> list) {
-            Ints all = new Ints();
-            int size = 0;
-            for (Worker w : workers) size += list.apply(w).size;
-            all.at = new int[Math.max(64, size)];
-            for (Worker w : workers) {
-                Ints part = list.apply(w);
-                System.arraycopy(part.at, 0, all.at, all.size, part.size);
-                all.size += part.size;
-                part.size = 0;
-            }
-            return all;
-        }
-    }
 }

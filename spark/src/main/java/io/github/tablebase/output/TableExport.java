@@ -12,6 +12,7 @@ import io.github.tablebase.probe.Manifest.FileEntry;
 import io.github.tablebase.probe.Manifest;
 import io.github.tablebase.probe.Result;
 import io.github.tablebase.probe.ResultPlane;
+import io.github.tablebase.table.DtzCodes;
 import io.github.tablebase.table.DtzCount;
 import io.github.tablebase.table.RunSettings;
 import io.github.tablebase.table.SmallerTables;
@@ -86,7 +87,7 @@ public final class TableExport {
      * last Parquet file was in place.
      */
     public static Written write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
-                                            long entriesPerFile, JavaRDD<short[]> dtz) throws IOException {
+                                            long entriesPerFile, JavaRDD<DtzCodes> dtz) throws IOException {
         Material material = table.material();
         PositionIndex index = table.index();
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -96,14 +97,15 @@ public final class TableExport {
         FutureTask<FileEntry> seed = null;
         try {
             // the DTZ first: the parts' Parquet rows read it from its file
+            long[] starts = IndexedTable.partStarts(index, entriesPerFile);
+            int parts = starts.length - 1;
             DtzWritten dtzWritten = null;
             if (dtz != null) {
                 jsc.setJobDescription(material.name() + ": DTZ under the 50-move rule");
-                dtzWritten = dtz.map(codes -> writeDtz(staging, index, codes, smaller.hadoop())).first();
+                dtzWritten = dtz.map(codes -> writeDtz(staging, index, starts, codes, smaller.hadoop())).first();
             }
-            String dtzFile = dtzWritten == null || !parquet ? null : new Path(staging, dtzWritten.file().name()).toString();
-            long[] starts = IndexedTable.partStarts(index, entriesPerFile);
-            int parts = starts.length - 1;
+            List<String> dtzParts = dtzWritten == null || !parquet ? null
+                    : dtzWritten.files().stream().map(f -> new Path(staging, f.name()).toString()).toList();
             // a job of fewer parts than cores would leave cores idle: its tasks use them
             boolean spareCores = parts < jsc.defaultParallelism();
             List<PartWritten> written;
@@ -113,7 +115,7 @@ public final class TableExport {
                 jsc.setJobDescription(description);
                 written = table.partitions().map(b -> writePartAndRows(staging, index, 0, bestMoves(new Successors(material,
                         new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size(), markCaptures, spareCores, moves),
-                        starts, spareCores, parquet, dtzFile, smaller.hadoop())).collect();
+                        starts, spareCores, parquet, dtzParts, smaller.hadoop())).collect();
             } else {
                 jsc.setJobDescription(material.name() + ": result planes");
                 List<PlaneFile> files = table.partitions().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
@@ -125,7 +127,7 @@ public final class TableExport {
                 jsc.setJobDescription(description);
                 written = jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> writePartAndRows(staging, index, k,
                         bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], markCaptures, spareCores, moves),
-                        starts, spareCores, parquet, dtzFile, smaller.hadoop())).collect();
+                        starts, spareCores, parquet, dtzParts, smaller.hadoop())).collect();
             }
             FileEntry seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
             FileSystem fs = new Path(planes).getFileSystem(jsc.hadoopConfiguration());
@@ -174,21 +176,21 @@ public final class TableExport {
     record PartWritten(FileEntry rows, long rowsDoneMillis, PartFiles part) implements Serializable {}
 
     /**
-     * The part kernel: writes part {@code k}'s Parquet file (unless not {@code parquet}; with the DTZ of {@code dtzFile},
+     * The part kernel: writes part {@code k}'s Parquet file (unless not {@code parquet}; with the DTZ of {@code dtzParts},
      * a packed table of {@link Dtz} codes, unless null) and its packed and compressed files.
      */
     private static PartWritten writePartAndRows(String staging, PositionIndex index, int k, BestMoves b, long[] starts, boolean spareCores,
-                                                boolean parquet, String dtzFile, Configuration hadoop) throws IOException {
+                                                boolean parquet, List<String> dtzParts, Configuration hadoop) throws IOException {
         String attempt = attempt();
         if (!parquet) return new PartWritten(null, 0, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
         if (!spareCores) {
-            FileEntry rows = writeRows(staging, index, k, b, dtzFile, attempt, hadoop);
+            FileEntry rows = writeRows(staging, index, k, b, dtzParts, attempt, hadoop);
             long rowsDone = System.currentTimeMillis();
             return new PartWritten(rows, rowsDone, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
         }
         long[] rowsDone = new long[1]; // set by the rows' thread before it ends, read after
         FutureTask<FileEntry> rows = started("Parquet rows", () -> {
-            FileEntry entry = writeRows(staging, index, k, b, dtzFile, attempt, hadoop);
+            FileEntry entry = writeRows(staging, index, k, b, dtzParts, attempt, hadoop);
             rowsDone[0] = System.currentTimeMillis();
             return entry;
         });
@@ -213,14 +215,17 @@ public final class TableExport {
     }
 
     /**
-     * Writes part {@code k}'s Parquet file (see {@link ParquetRows}), with the DTZ of {@code dtzFile} unless null, as task
-     * attempt {@code attempt}, and returns its manifest entry.
+     * Writes part {@code k}'s Parquet file (see {@link ParquetRows}), with the DTZ of the packed parts {@code dtzParts}
+     * unless null, as task attempt {@code attempt}, and returns its manifest entry.
      */
-    private static FileEntry writeRows(String staging, PositionIndex index, int k, BestMoves b, String dtzFile, String attempt, Configuration hadoop)
+    private static FileEntry writeRows(String staging, PositionIndex index, int k, BestMoves b, List<String> dtzParts, String attempt,
+                                       Configuration hadoop)
             throws IOException {
         String name = ParquetRows.fileName(k);
         long[] bytes = new long[1];
-        IndexedTable dtz = dtzFile == null ? null : IndexedTable.open(TableFiles.local(new Path(dtzFile), hadoop));
+        List<java.nio.file.Path> dtzFiles = new ArrayList<>();
+        if (dtzParts != null) for (String part : dtzParts) dtzFiles.add(TableFiles.local(new Path(part), hadoop));
+        IndexedTable dtz = dtzParts == null ? null : IndexedTable.open(dtzFiles);
         String sha256 = writeAside(new Path(new Path(staging, PARQUET), name), hadoop, attempt, out -> bytes[0] = ParquetRows.write(index, b, dtz, hadoop, out));
         return new FileEntry(name, bytes[0], sha256);
     }
@@ -385,55 +390,76 @@ public final class TableExport {
         return new FileEntry(PackedTable.FILE_NAME, PackedTable.SIZE, sha256);
     }
 
-    /** A table's DTZ files (packed; compressed, White to move's first) and each side to move's figures. */
-    record DtzWritten(FileEntry file, List<FileEntry> compressed, List<Manifest.DtzSide> sides) implements Serializable {}
+    /** A table's DTZ files (packed parts; compressed, White to move's parts first) and each side to move's figures. */
+    record DtzWritten(List<FileEntry> files, List<FileEntry> compressed, List<Manifest.DtzSide> sides) implements Serializable {}
+
+    /** A part's DTZ files: packed, and compressed for each side to move. */
+    private record DtzPart(FileEntry packed, FileEntry white, FileEntry black) {}
 
     /**
-     * Writes a table's DTZ codes as a packed table whose results are {@link Dtz} codes (a code is a {@link Result}
-     * code: a win in n plies the code of ply 2n - 1, a loss the code of ply 2n; those past a byte listed as late
-     * plies) and no best moves, the packed file that the Parquet rows and bigger tables read, and as a compressed
-     * table of each side to move, what the probe reads; and counts each side's five results and longest DTZ.
+     * Writes a table's DTZ codes in the parts {@code starts} gives (the DTM table's), on every core: as packed tables
+     * whose results are {@link Dtz} codes (a code is a {@link Result} code: a win in n plies the code of ply 2n - 1, a
+     * loss the code of ply 2n; those past a byte listed as late plies) and no best moves, what the Parquet rows and
+     * bigger tables read, and as a compressed table of each side to move, what the probe reads; and counts each side's
+     * five results and longest DTZ.
      */
-    static DtzWritten writeDtz(String staging, PositionIndex index, short[] codes, Configuration hadoop) throws IOException {
-        byte[] results = new byte[codes.length];
+    static DtzWritten writeDtz(String staging, PositionIndex index, long[] starts, DtzCodes codes, Configuration hadoop) {
+        int parts = starts.length - 1;
+        List<DtzPart> written = IntStream.range(0, parts).parallel()
+                .mapToObj(k -> writeDtzPart(staging, index, k, parts, starts[k], starts[k + 1], codes, hadoop)).toList();
+        List<FileEntry> compressed = new ArrayList<>();
+        written.forEach(p -> compressed.add(p.white()));
+        written.forEach(p -> compressed.add(p.black()));
+        List<Manifest.DtzSide> sides = new ArrayList<>();
+        for (int s = 0; s < 2; s++) sides.add(DtzCount.of(codes, s, Dtz.RULE_PLIES).manifestSide());
+        return new DtzWritten(written.stream().map(DtzPart::packed).toList(), List.copyOf(compressed), List.copyOf(sides));
+    }
+
+    /** Writes part {@code k} of {@code parts}, indexes {@code lo .. hi - 1}, of {@link #writeDtz}. */
+    private static DtzPart writeDtzPart(String staging, PositionIndex index, int k, int parts, long lo, long hi, DtzCodes codes,
+                                        Configuration hadoop) {
+        byte[] results = new byte[Math.toIntExact(2 * (hi - lo))];
         int late = 0;
-        for (short c : codes) if (c > Result.code(Result.MAX_PLY)) late++;
+        for (int at = 0; at < results.length; at++) if (codes.get(2 * lo + at) > Result.code(Result.MAX_PLY)) late++;
         long[] lateEntries = new long[late];
         int[] latePlies = new int[late];
         late = 0;
-        for (int e = 0; e < codes.length; e++) {
-            int c = codes[e];
+        for (int at = 0; at < results.length; at++) {
+            int c = codes.get(2 * lo + at);
             if (c > Result.code(Result.MAX_PLY)) {
-                lateEntries[late] = e;
+                lateEntries[late] = 2 * lo + at;
                 latePlies[late++] = Result.ply(c);
                 c = Result.code(Result.MAX_PLY);
             }
-            results[e] = (byte) c;
+            results[at] = (byte) c;
         }
-        String name = folderName(index.material()) + DTZ_SUFFIX;
-        Path file = new Path(staging, name);
         LatePlies plies = LatePlies.of(Result.MAX_PLY, lateEntries, latePlies);
-        String sha256 = writeAside(file, hadoop, out -> IndexedTable.writePart(index, 0, index.size(), results, null, plies, out));
-        long bytes = file.getFileSystem(hadoop).getFileStatus(file).getLen();
-        List<FileEntry> compressed = new ArrayList<>();
-        for (Color side : Color.values()) {
-            String sideName = dtzCompressedName(index.material(), side);
-            long[] sideBytes = new long[1];
-            String sideSha256 = writeAside(new Path(staging, sideName), hadoop,
-                    out -> sideBytes[0] = CompressedTable.write(index, 0, index.size(), results, side, null, plies, out));
-            compressed.add(new FileEntry(sideName, sideBytes[0], sideSha256, 0, index.size()));
+        try {
+            String name = dtzName(index.material(), null, k, parts, ".tbl");
+            Path file = new Path(staging, name);
+            String sha256 = writeAside(file, hadoop, out -> IndexedTable.writePart(index, lo, hi, results, null, plies, out));
+            FileEntry packed = new FileEntry(name, file.getFileSystem(hadoop).getFileStatus(file).getLen(), sha256, lo, hi);
+            FileEntry[] sides = new FileEntry[2];
+            for (Color side : Color.values()) {
+                String sideName = dtzName(index.material(), side, k, parts, CompressedTable.SUFFIX);
+                long[] sideBytes = new long[1];
+                String sideSha256 = writeAside(new Path(staging, sideName), hadoop,
+                        out -> sideBytes[0] = CompressedTable.write(index, lo, hi, results, side, null, plies, out));
+                sides[side.ordinal()] = new FileEntry(sideName, sideBytes[0], sideSha256, lo, hi);
+            }
+            return new DtzPart(packed, sides[0], sides[1]);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
         }
-        List<Manifest.DtzSide> sides = new ArrayList<>();
-        for (int s = 0; s < 2; s++) sides.add(DtzCount.of(codes, s, Dtz.RULE_PLIES).manifestSide());
-        return new DtzWritten(new FileEntry(name, bytes, sha256, 0, index.size()), List.copyOf(compressed), List.copyOf(sides));
     }
 
-    /** The DTZ file's name after the table's folder name: {@code kqkr.dtz.tbl}. */
-    public static final String DTZ_SUFFIX = ".dtz.tbl";
-
-    /** The name of the compressed DTZ of a side to move: {@code kqkr.dtz.w.cdtm}, {@code kqkr.dtz.b.cdtm}. */
-    static String dtzCompressedName(Material material, Color side) {
-        return folderName(material) + ".dtz." + side.fenLetter() + CompressedTable.SUFFIX;
+    /**
+     * The name of a DTZ file: {@code kqkr.dtz.tbl}, its compressed files {@code kqkr.dtz.w.cdtm} and {@code
+     * kqkr.dtz.b.cdtm} ({@code side} the side to move stored, null for the packed file); a table of several parts
+     * numbers them as its DTM parts, {@code krrrkq.dtz.00003.tbl}, {@code krrrkq.dtz.w.00003.cdtm}.
+     */
+    static String dtzName(Material material, Color side, int part, int parts, String suffix) {
+        return folderName(material) + ".dtz" + (side == null ? "" : "." + side.fenLetter()) + (parts == 1 ? "" : String.format(".%05d", part)) + suffix;
     }
 
     /**
@@ -457,7 +483,7 @@ public final class TableExport {
                 run.partitions(), Math.round((System.nanoTime() - run.startNanos()) / 1e7) / 100.0);
         Manifest m = new Manifest(material.name(), table.index().size(), List.copyOf(sides), parquet, byIndex.stream().map(PartFiles::packed).toList(),
                 byIndex.stream().map(PartFiles::compressed).toList(), seed, subs, made,
-                dtz == null ? null : new Manifest.DtzFigures(List.of(dtz.file()), dtz.compressed(), dtz.sides()));
+                dtz == null ? null : new Manifest.DtzFigures(dtz.files(), dtz.compressed(), dtz.sides()));
         try (OutputStream out = folder.create(Manifest.FILE)) {
             m.write(out);
         }

@@ -255,7 +255,7 @@ public final class TableFolders {
      * Writes a table just solved into its folder (aside, then renamed) and returns its files; {@code smaller} opens
      * the tables its captures reach; {@code dtz}, its DTZ to write too, or null.
      */
-    public Wrote write(SolvedTable table, SmallerTables smaller, JavaRDD<short[]> dtz) throws IOException {
+    public Wrote write(SolvedTable table, SmallerTables smaller, JavaRDD<io.github.tablebase.table.DtzCodes> dtz) throws IOException {
         long start = System.nanoTime(), startMillis = System.currentTimeMillis();
         TableExport.Written written;
         if (table.material().equals(asked)) {

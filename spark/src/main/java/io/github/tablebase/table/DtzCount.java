@@ -10,12 +10,12 @@ import io.github.tablebase.probe.Manifest;
  */
 public record DtzCount(long[] byWdl, int longestWin, long longestWinAt, int longestLoss, long longestLossAt) {
     /** Counts side to move {@code side}'s codes under a rule of {@code rulePlies}. */
-    public static DtzCount of(short[] codes, int side, int rulePlies) {
+    public static DtzCount of(DtzCodes codes, int side, int rulePlies) {
         long[] byWdl = new long[5];
         int longestWin = -1, longestLoss = -1;
         long winAt = -1, lossAt = -1;
-        for (int e = side; e < codes.length; e += 2) {
-            int code = codes[e];
+        for (long e = side; e < codes.size(); e += 2) {
+            int code = codes.get(e);
             if (code == Dtz.NONE) continue;
             byWdl[Dtz.wdl(code, rulePlies) + 2]++;
             int plies = Dtz.plies(code);

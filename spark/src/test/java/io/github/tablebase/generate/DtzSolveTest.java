@@ -14,6 +14,7 @@ import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.chess.Square;
 import io.github.tablebase.probe.Dtz;
 import io.github.tablebase.probe.EntryResults;
+import io.github.tablebase.table.DtzCodes;
 import io.github.tablebase.table.Successors;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * rule is shortened to make cursed results in three-piece tables, where the game's 100 plies make none.
  */
 class DtzSolveTest {
-    private static final Map<String, short[]> SOLVED = new HashMap<>();
+    private static final Map<String, DtzCodes> SOLVED = new HashMap<>();
     private static final Map<String, Oracle> ORACLES = new HashMap<>();
 
     @Test
@@ -38,18 +39,18 @@ class DtzSolveTest {
             for (String name : new String[] {"KRK", "KQK", "KPK"}) {
                 Material m = Material.parse(name);
                 Oracle o = oracle(m, rule);
-                short[] codes = dtz(m, rule);
+                DtzCodes codes = dtz(m, rule);
                 int[] counts = new int[5];
-                for (int e = 0; e < codes.length; e++) {
+                for (int e = 0; e < codes.size(); e++) {
                     String where = name + " rule " + rule + " entry " + e;
                     if (!o.legal[e]) {
-                        assertEquals(Dtz.NONE, codes[e], where);
+                        assertEquals(Dtz.NONE, codes.get(e), where);
                         continue;
                     }
                     int expectedWdl = o.wdl(e);
-                    assertEquals(expectedWdl, Dtz.wdl(codes[e], rule), where);
+                    assertEquals(expectedWdl, Dtz.wdl(codes.get(e), rule), where);
                     counts[expectedWdl + 2]++;
-                    if (Math.abs(expectedWdl) == 2) assertEquals(o.dtz(e), Dtz.signed(codes[e]), where);
+                    if (Math.abs(expectedWdl) == 2) assertEquals(o.dtz(e), Dtz.signed(codes.get(e)), where);
                 }
                 if (rule < Dtz.RULE_PLIES && !name.equals("KPK")) assertTrue(counts[1] > 0 && counts[3] > 0, name + " has cursed results under a rule of " + rule);
             }
@@ -68,21 +69,25 @@ class DtzSolveTest {
         assertTrue(game[0] > 0 && shortRule[1] > 0, "KNKP has losses in an odd number of plies, and blessed losses under a rule of 30");
     }
 
-    /** The codes do not hang on the threads that solve them: one, or more than the cores, interleaved as they come. */
+    /**
+     * The codes do not hang on the threads that solve them (one, or more than the cores, interleaved as they come), nor
+     * on the arrays that hold them (a table's own, or thousands of 1,024 entries: a 6-piece table's past 2^30 entries).
+     */
     @Test
-    void theCodesAreTheSameOnOneThreadAsOnMany() {
+    void theCodesAreTheSameOnOneThreadAsOnManyInOneArrayAsInMany() {
         for (String name : new String[] {"KRKN", "KNKP"}) {
             Material m = Material.parse(name);
-            short[] one = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), exits(m, 30), 30, 1);
-            short[] many = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), exits(m, 30), 30, 5);
-            org.junit.jupiter.api.Assertions.assertArrayEquals(one, many, name);
+            DtzCodes one = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), exits(m, 30), 30, 1, DtzCodes.SEGMENT_BITS);
+            DtzCodes many = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), exits(m, 30), 30, 5, 10);
+            assertEquals(one.size(), many.size(), name);
+            for (long e = 0; e < one.size(); e++) assertEquals(one.get(e), many.get(e), name + " entry " + e);
         }
     }
 
     /** Checks each entry of a table (pawns of one side at most: no en passant) against its moves; counts odd losses, blessed losses, draws, cursed wins. */
     private static int[] checkAgainstMoves(String name, int rule) {
         Material m = Material.parse(name);
-        short[] codes = dtz(m, rule);
+        DtzCodes codes = dtz(m, rule);
         PositionIndex index = new PositionIndex(m);
         Successors exits = exits(m, rule);
         MoveGenerator gen = new MoveGenerator(m);
@@ -99,7 +104,7 @@ class DtzSolveTest {
                     if (stays) {
                         int from = squares[p];
                         squares[p] = MoveGenerator.to(moves[k]);
-                        after = codes[(int) (2 * index.index(squares) + 1 - side)];
+                        after = codes.get(2 * index.index(squares) + 1 - side);
                         squares[p] = from;
                     } else {
                         after = exits.exitResult(squares, moves[k], 1 - side);
@@ -109,9 +114,9 @@ class DtzSolveTest {
                     best = Dtz.better(best, worth);
                 }
                 int expected = n > 0 ? best : gen.inCheck(squares, side) ? Dtz.loss(0) : Dtz.DRAW;
-                assertEquals(expected, codes[e], name + " rule " + rule + " entry " + e);
-                if (Dtz.loses(codes[e]) && Dtz.plies(codes[e]) % 2 == 1) counts[0]++;
-                int wdl = Dtz.wdl(codes[e], rule);
+                assertEquals(expected, codes.get(e), name + " rule " + rule + " entry " + e);
+                if (Dtz.loses(codes.get(e)) && Dtz.plies(codes.get(e)) % 2 == 1) counts[0]++;
+                int wdl = Dtz.wdl(codes.get(e), rule);
                 if (wdl == -1) counts[1]++;
                 else if (wdl == 0) counts[2]++;
                 else if (wdl == 1) counts[3]++;
@@ -120,9 +125,9 @@ class DtzSolveTest {
         return counts;
     }
 
-    private static short[] dtz(Material m, int rule) {
+    private static DtzCodes dtz(Material m, int rule) {
         String key = m.name() + "/" + rule;
-        short[] codes = SOLVED.get(key);
+        DtzCodes codes = SOLVED.get(key);
         if (codes == null) {
             codes = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), exits(m, rule), rule);
             SOLVED.put(key, codes);
@@ -136,8 +141,8 @@ class DtzSolveTest {
         for (MaterialChange.Exit exit : MaterialChange.exits(m)) {
             Material after = exit.change().after().tableMaterial();
             if (after.size() > 2 && !smaller.containsKey(after)) {
-                short[] codes = dtz(after, rule);
-                smaller.put(after, entry -> codes[(int) entry]);
+                DtzCodes codes = dtz(after, rule);
+                smaller.put(after, codes);
             }
         }
         return new Successors(m, null, smaller);

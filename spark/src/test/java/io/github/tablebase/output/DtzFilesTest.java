@@ -21,6 +21,7 @@ import io.github.tablebase.probe.BlockCache;
 import io.github.tablebase.probe.Dtz;
 import io.github.tablebase.probe.DtzTable;
 import io.github.tablebase.probe.EntryResults;
+import io.github.tablebase.probe.IndexedTable;
 import io.github.tablebase.probe.LichessJson;
 import io.github.tablebase.probe.Manifest;
 import io.github.tablebase.probe.ProbeResult;
@@ -29,12 +30,14 @@ import io.github.tablebase.probe.MissingTableException;
 import io.github.tablebase.probe.Tablebase;
 import io.github.tablebase.probe.TablebaseException;
 import io.github.tablebase.table.RunSettings;
+import io.github.tablebase.table.DtzCodes;
 import io.github.tablebase.table.Successors;
 import io.github.tablebase.table.TablePlan;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,26 +55,29 @@ class DtzFilesTest {
         for (Material m : TablePlan.of(Material.parse("KQKR"))) {
             Map<Material, EntryResults> smaller = new HashMap<>();
             for (Material sub : TablePlan.exits(m)) smaller.put(sub, inMemory.get(sub));
-            short[] codes = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), new Successors(m, null, smaller), Dtz.RULE_PLIES);
-            inMemory.put(m, e -> codes[(int) e]);
+            DtzCodes codes = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), new Successors(m, null, smaller), Dtz.RULE_PLIES);
+            inMemory.put(m, codes);
 
             Path folder = dir.resolve(m.name().toLowerCase());
             Manifest manifest = Manifest.read(folder.resolve(Manifest.FILE));
             assertNotNull(manifest.dtz(), m.name() + "'s manifest lists its DTZ");
-            assertEquals(2, manifest.dtz().compressedFiles().size(), m.name() + ": a compressed DTZ file a side to move");
+            List<Manifest.FileEntry> parts = manifest.dtz().files();
+            assertEquals(manifest.packedFiles().stream().map(f -> f.firstIndex() + "-" + f.endIndex()).toList(),
+                    parts.stream().map(f -> f.firstIndex() + "-" + f.endIndex()).toList(), m.name() + ": the DTZ in the DTM's parts");
+            assertEquals(2 * parts.size(), manifest.dtz().compressedFiles().size(), m.name() + ": a compressed DTZ file a part and side to move");
             for (Manifest.FileEntry file : concat(manifest.dtz().files(), manifest.dtz().compressedFiles()))
                 try (InputStream in = Files.newInputStream(folder.resolve(file.name()))) {
                     assertEquals(file.sha256(), Manifest.sha256(in), file.name());
                 }
             long[][] counts = new long[2][5];
-            BlockCache cache = new BlockCache(codes.length); // every block held: the loop reads each entry in turn
+            BlockCache cache = new BlockCache(codes.size()); // every block held: the loop reads each entry in turn
             DtzTable packed = DtzTable.open(folder, manifest.dtz(), cache, true);
             DtzTable compressed = DtzTable.open(folder, manifest.dtz(), cache, false);
-            for (int e = 0; e < codes.length; e++) {
-                assertEquals(codes[e], packed.result(e), m.name() + " entry " + e);
-                if (codes[e] == Dtz.NONE) continue; // a compressed file's don't-care entries: any code
-                assertEquals(codes[e], compressed.result(e), m.name() + " entry " + e + ", compressed");
-                counts[e & 1][Dtz.wdl(codes[e], Dtz.RULE_PLIES) + 2]++;
+            for (int e = 0; e < codes.size(); e++) {
+                assertEquals(codes.get(e), packed.result(e), m.name() + " entry " + e);
+                if (codes.get(e) == Dtz.NONE) continue; // a compressed file's don't-care entries: any code
+                assertEquals(codes.get(e), compressed.result(e), m.name() + " entry " + e + ", compressed");
+                counts[e & 1][Dtz.wdl(codes.get(e), Dtz.RULE_PLIES) + 2]++;
             }
             compressed.close();
             for (int s = 0; s < 2; s++) {
@@ -87,25 +93,25 @@ class DtzFilesTest {
             PositionIndex index = new PositionIndex(m);
             int[] squares = new int[m.size()];
             try (Tablebase tb = Tablebase.open(folder, Tablebase.Check.SHA256)) {
-                for (int e = 0; e < codes.length; e += 7) {
-                    if (codes[e] == Dtz.NONE) continue;
+                for (int e = 0; e < codes.size(); e += 7) {
+                    if (codes.get(e) == Dtz.NONE) continue;
                     index.decode(e / 2, squares);
                     Position p = new Position(m, squares, e % 2 == 0 ? Color.WHITE : Color.BLACK);
-                    assertEquals(Dtz.signed(codes[e]), tb.probeDtz(p), p::toString);
-                    assertEquals(Dtz.wdl(codes[e], Dtz.RULE_PLIES), tb.probeWdl50(p.coloursSwapped()), p::toString);
+                    assertEquals(Dtz.signed(codes.get(e)), tb.probeDtz(p), p::toString);
+                    assertEquals(Dtz.wdl(codes.get(e), Dtz.RULE_PLIES), tb.probeWdl50(p.coloursSwapped()), p::toString);
                     if (e % 97 != 0) continue;
                     // a whole probe: its DTZ, a DTZ-optimal move whose worth is the position's, Lichess's fields
                     ProbeResult r = tb.probe(p);
-                    assertEquals(Dtz.signed(codes[e]), r.dtz(), p::toString);
+                    assertEquals(Dtz.signed(codes.get(e)), r.dtz(), p::toString);
                     if (r.moves().isEmpty()) continue;
                     Move best = r.dtzBestMove();
                     Position after = p.play(best);
                     int afterCode = after.material().size() == 2 ? Dtz.DRAW
                             : inMemory.get(after.material().tableMaterial()).result(entryOf(after.material().isTableMaterial() ? after : after.coloursSwapped()));
-                    assertEquals(codes[e], Dtz.byMove(afterCode, best.isCapture(), Dtz.RULE_PLIES), p + " " + best.uci());
+                    assertEquals(codes.get(e), Dtz.byMove(afterCode, best.isCapture(), Dtz.RULE_PLIES), p + " " + best.uci());
                     Map<String, Object> lichess = LichessJson.standard(r, 0);
                     assertEquals(r.dtz(), lichess.get("dtz"));
-                    int wdl = Dtz.wdl(codes[e], Dtz.RULE_PLIES);
+                    int wdl = Dtz.wdl(codes.get(e), Dtz.RULE_PLIES);
                     assertEquals(wdl == 2 ? "win" : wdl == -2 ? "loss" : wdl == 0 ? "draw" : wdl == 1 ? "cursed-win" : "blessed-loss", lichess.get("category"), p::toString);
                 }
             }
@@ -123,18 +129,20 @@ class DtzFilesTest {
                 for (Path f : files.toList()) if (Files.isRegularFile(f)) Files.copy(f, copy.resolve(t).resolve(f.getFileName()));
             }
         }
-        Path dtzFile = copy.resolve("kqkr").resolve("kqkr" + TableExport.DTZ_SUFFIX);
-        byte[] bytes = Files.readAllBytes(dtzFile);
-        long entries = 2 * new PositionIndex(Material.parse("KQKR")).size(), changed = 0;
-        int header = (int) (bytes.length - 2 * entries); // the packed format: a header, then the result plane and the move plane
-        for (int e = 0; e < entries; e++) {
-            int b = bytes[header + e] & 0xFF;
-            if (b > 0 && b < 250 && e % 50 == 0) {
-                bytes[header + e] = (byte) (b + 2);
-                changed++;
+        long changed = 0;
+        for (Manifest.FileEntry part : Manifest.read(copy.resolve("kqkr").resolve(Manifest.FILE)).dtz().files()) {
+            Path dtzFile = copy.resolve("kqkr").resolve(part.name());
+            byte[] bytes = Files.readAllBytes(dtzFile);
+            long first = 2 * part.firstIndex(), entries = 2 * (part.endIndex() - part.firstIndex());
+            for (int at = 0; at < entries; at++) { // the packed format: a header, then the result plane and the move plane
+                int b = bytes[IndexedTable.HEADER + at] & 0xFF;
+                if (b > 0 && b < 250 && (first + at) % 50 == 0) {
+                    bytes[IndexedTable.HEADER + at] = (byte) (b + 2);
+                    changed++;
+                }
             }
+            Files.write(dtzFile, bytes);
         }
-        Files.write(dtzFile, bytes);
         assertTrue(changed > 10_000, changed + " entries changed");
         try (Tablebase tb = Tablebase.open(java.util.List.of(copy.resolve("kqkr")), Tablebase.Check.HEADERS, 1 << 26, Tablebase.Source.PACKED)) {
             SampleCheck.Report sample = SampleCheck.run(tb, tb, Material.parse("KQKR"), 20_000, 7);
@@ -171,14 +179,14 @@ class DtzFilesTest {
         Map<Material, EntryResults> smaller = new HashMap<>();
         for (Material m : TablePlan.of(kqkr)) {
             if (m.equals(kqkr)) continue;
-            short[] codes = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), new Successors(m, null, Map.of()), Dtz.RULE_PLIES);
-            smaller.put(m, e -> codes[(int) e]);
+            DtzCodes codes = DtzSolve.solve(new PositionIndex(m), new MoveGenerator(m), new Successors(m, null, Map.of()), Dtz.RULE_PLIES);
+            smaller.put(m, codes);
         }
-        short[] codes = DtzSolve.solve(new PositionIndex(kqkr), new MoveGenerator(kqkr), new Successors(kqkr, null, smaller), Dtz.RULE_PLIES);
+        DtzCodes codes = DtzSolve.solve(new PositionIndex(kqkr), new MoveGenerator(kqkr), new Successors(kqkr, null, smaller), Dtz.RULE_PLIES);
         String[] names = {"loss", "blessed-loss", "draw", "cursed-win", "win"};
         Map<String, Long> expected = new HashMap<>();
-        for (int e = 0; e < codes.length; e++)
-            if (codes[e] != Dtz.NONE) expected.merge((e % 2 == 0 ? "w " : "b ") + names[Dtz.wdl(codes[e], Dtz.RULE_PLIES) + 2], 1L, Long::sum);
+        for (int e = 0; e < codes.size(); e++)
+            if (codes.get(e) != Dtz.NONE) expected.merge((e % 2 == 0 ? "w " : "b ") + names[Dtz.wdl(codes.get(e), Dtz.RULE_PLIES) + 2], 1L, Long::sum);
         Map<String, Long> counted = new HashMap<>();
         for (org.apache.spark.sql.Row r : spark.sql("SELECT stm, result50, count(*) FROM kqkr GROUP BY stm, result50").collectAsList())
             counted.put(r.getString(0) + " " + r.getString(1), r.getLong(2));
@@ -188,10 +196,10 @@ class DtzFilesTest {
         long[][] positions = new long[2][5];
         int[] longest = new int[2], squares = new int[kqkr.size()];
         for (long i = 0; i < index.size(); i++) {
-            if (codes[(int) (2 * i)] == Dtz.NONE && codes[(int) (2 * i + 1)] == Dtz.NONE) continue;
+            if (codes.get(2 * i) == Dtz.NONE && codes.get(2 * i + 1) == Dtz.NONE) continue;
             int n = index.positions(i, squares);
             for (int side = 0; side < 2; side++) {
-                int code = codes[(int) (2 * i + side)];
+                int code = codes.get(2 * i + side);
                 if (code == Dtz.NONE) continue;
                 positions[side][Dtz.wdl(code, Dtz.RULE_PLIES) + 2] += n;
                 longest[side] = Math.max(longest[side], Dtz.plies(code));
@@ -243,15 +251,16 @@ class DtzFilesTest {
     void aSetKeepsItsDtzCompressedAndARunReadsItFromThere(@TempDir Path tmp) throws Exception {
         Path kept = GeneratedTables.dtzKqkr();
         Path kqkr = tmp.resolve("kqkr");
-        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", kqkr.toString(), "--no-parquet", "--dtz"}));
+        String inParts = RunSettings.ENTRIES_PER_FILE + "=2000000"; // as the folder above, whose KQKR DTZ is in parts
+        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", kqkr.toString(), "--no-parquet", "--dtz", "--conf", inParts}));
         for (String t : new String[] {"kqkr", "kqk", "krk"}) {
             Manifest.DtzFigures dtz = Manifest.read(tmp.resolve(t).resolve(Manifest.FILE)).dtz();
             assertNull(dtz.files(), t + ": no packed DTZ listed");
             try (var files = Files.list(tmp.resolve(t))) {
-                assertTrue(files.noneMatch(f -> f.getFileName().toString().endsWith(TableExport.DTZ_SUFFIX)), t + ": no packed DTZ file");
+                assertTrue(files.noneMatch(f -> f.getFileName().toString().matches(".*\\.dtz(\\.\\d{5})?\\.tbl")), t + ": no packed DTZ file");
             }
         }
-        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", kqkr.toString(), "--no-parquet", "--dtz", "--overwrite"}));
+        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", kqkr.toString(), "--no-parquet", "--dtz", "--overwrite", "--conf", inParts}));
         assertEquals(Manifest.read(kept.resolve("kqkr").resolve(Manifest.FILE)).dtz().compressedFiles(),
                 Manifest.read(kqkr.resolve(Manifest.FILE)).dtz().compressedFiles());
         try (Tablebase tb = Tablebase.open(kqkr)) {
