@@ -68,8 +68,7 @@ public final class DtzBench {
         DtzCount f = DtzCount.of(codes, side, rule);
         long[] n = f.byWdl();
         Color c = side == 0 ? Color.WHITE : Color.BLACK;
-        return String.format("%s to move: win %,d, cursed win %,d, draw %,d, blessed loss %,d, loss %,d; longest win %s, loss %s",
-                side == 0 ? "White" : "Black", n[4], n[3], n[2], n[1], n[0],
+        return String.format("%s to move: %s; longest win %s, loss %s", side == 0 ? "White" : "Black", DtzCount.fiveResults(n),
                 f.longestWinAt() < 0 ? "none" : f.longestWin() + " plies (" + index.position(f.longestWinAt(), c) + ")",
                 f.longestLossAt() < 0 ? "none" : f.longestLoss() + " plies (" + index.position(f.longestLossAt(), c) + ")");
     }

@@ -207,9 +207,9 @@ public final class Generate {
             if (dtz != null)
                 for (int s = 0; s < 2; s++) {
                     Manifest.DtzSide d = dtz.sides().get(s);
-                    System.out.printf("%s under the 50-move rule, %s to move: %,d wins, %,d cursed wins, %,d draws, %,d blessed losses, %,d losses;"
-                            + " longest DTZ %d plies to win, %d to lose%n", made.name(), s == 0 ? "White" : "Black", d.win(), d.cursedWin(), d.draw(),
-                            d.blessedLoss(), d.loss(), d.longestWin(), d.longestLoss());
+                    System.out.printf("%s under the 50-move rule, %s to move: %s; longest DTZ %d plies to win, %d to lose%n", made.name(),
+                            s == 0 ? "White" : "Black", io.github.tablebase.table.DtzCount.fiveResults(new long[] {d.loss(), d.blessedLoss(), d.draw(),
+                                    d.cursedWin(), d.win()}), d.longestWin(), d.longestLoss());
                 }
         }
         return 0;

@@ -27,8 +27,8 @@ public record TableStats(TableView view, Map<Color, Side> sides, Map<Color, Rule
     public record Rule50(Color side, long[] byWdl, int longestDtz) {
         /** "White to move: 26,156,061 wins, 133,575 cursed wins, ...; longest DTZ 153 plies". */
         public String line() {
-            return String.format("%s to move: %,d wins, %,d cursed wins, %,d draws, %,d blessed losses, %,d losses; longest DTZ %d plies",
-                    side == Color.WHITE ? "White" : "Black", byWdl[4], byWdl[3], byWdl[2], byWdl[1], byWdl[0], longestDtz);
+            return String.format("%s to move: %s; longest DTZ %d plies", side == Color.WHITE ? "White" : "Black",
+                    io.github.tablebase.table.DtzCount.fiveResults(byWdl), longestDtz);
         }
     }
 

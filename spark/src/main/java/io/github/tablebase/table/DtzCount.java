@@ -30,6 +30,11 @@ public record DtzCount(long[] byWdl, int longestWin, long longestWinAt, int long
         return new DtzCount(byWdl, longestWin, winAt, longestLoss, lossAt);
     }
 
+    /** Five results counted, {@code byWdl[wdl + 2]}, as every command prints them: "26,156,061 wins, 133,575 cursed wins, ...". */
+    public static String fiveResults(long[] byWdl) {
+        return String.format("%,d wins, %,d cursed wins, %,d draws, %,d blessed losses, %,d losses", byWdl[4], byWdl[3], byWdl[2], byWdl[1], byWdl[0]);
+    }
+
     /** As the manifest lists it (a longest DTZ of 0 where there is none). */
     public Manifest.DtzSide manifestSide() {
         return new Manifest.DtzSide(byWdl[4], byWdl[3], byWdl[2], byWdl[1], byWdl[0], Math.max(0, longestWin), Math.max(0, longestLoss));
