@@ -29,6 +29,11 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
      * KNNNKN (181 plies, resumed twice) in 2,199.3 s and 595.4 s (441,000 and 560,000).
      */
     static final double ENTRIES_PER_CORE_SECOND_6 = 590_000, SOLVED_PER_CORE_SECOND_6 = 783_000;
+    /**
+     * Entries a second per core that a table's DTZ adds to its run (solved and both sides compressed): KQQKQ with its
+     * smaller tables 131.1 s against 55.0 s on 2 cores (822,000), KBNKN 227.5 s against 94.4 s (977,000).
+     */
+    static final double DTZ_ENTRIES_PER_CORE_SECOND = 900_000;
     /** What a table costs besides its entries: Spark's jobs, the writes' start (KQK: about 2 s). */
     static final double SECONDS_PER_TABLE = 2;
     /**
@@ -55,13 +60,14 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
     /** The heap Spark itself holds in a local run. */
     static final long SPARK_HEAP = 512L << 20;
 
-    /** A table of the plan: made, or reused from its folder. */
-    record Step(Material material, boolean reuse, long indexes) {
+    /** A table of the plan: made, or reused from its folder; made with its DTZ ({@code dtz}) or not. */
+    record Step(Material material, boolean reuse, long indexes, boolean dtz) {
         long entries() { return 2 * indexes; }
 
-        /** The time to solve and write it, by the measured rate. */
+        /** The time to solve and write it, its DTZ included, by the measured rates. */
         double seconds(int cores) {
-            return SECONDS_PER_TABLE + entries() / ((material.size() > 5 ? ENTRIES_PER_CORE_SECOND_6 : ENTRIES_PER_CORE_SECOND) * cores);
+            return SECONDS_PER_TABLE + entries() / ((material.size() > 5 ? ENTRIES_PER_CORE_SECOND_6 : ENTRIES_PER_CORE_SECOND) * cores)
+                    + (dtz ? entries() / (DTZ_ENTRIES_PER_CORE_SECOND * cores) : 0);
         }
 
         /** The time to solve it, by the measured rate. */
@@ -76,7 +82,8 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
      */
     static RunPlan of(List<Material> order, Predicate<Material> present, Material asked, boolean slicesOnDisk, boolean dtz) {
         List<Step> steps = new ArrayList<>();
-        for (Material m : order) steps.add(new Step(m, !m.equals(asked) && present.test(m), new PositionIndex(m).size()));
+        for (Material m : order)
+            steps.add(new Step(m, !m.equals(asked) && present.test(m), new PositionIndex(m).size(), dtz && DtzSolve.unsupportedReason(m) == null));
         return new RunPlan(steps, slicesOnDisk ? HEAP_PER_INDEX_SLICES_ON_DISK : HEAP_PER_INDEX, dtz);
     }
 
@@ -95,7 +102,7 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
         Step largest = largest();
         long beside = cores < 2 ? 0 : toMake().stream().filter(s -> s != largest && TableSolver.fitsOneTask(s.material()))
                 .mapToLong(Step::indexes).max().orElse(0);
-        long dtzIndexes = !dtz ? 0 : toMake().stream().filter(s -> DtzSolve.unsupportedReason(s.material()) == null).mapToLong(Step::indexes).max().orElse(0);
+        long dtzIndexes = toMake().stream().filter(Step::dtz).mapToLong(Step::indexes).max().orElse(0);
         return SPARK_HEAP + Math.max(tablesHeap() + (long) (heapPerIndex * beside), (long) (DTZ_HEAP_PER_INDEX * dtzIndexes));
     }
 

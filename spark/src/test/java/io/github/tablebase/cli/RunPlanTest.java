@@ -1,6 +1,8 @@
 package io.github.tablebase.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.PositionIndex;
@@ -52,5 +54,14 @@ class RunPlanTest {
         // the task's least: the codes (a short an entry, two entries an index) and the levels (a byte an index)
         long least = RunPlan.SPARK_HEAP + 5 * indexes;
         org.junit.jupiter.api.Assertions.assertTrue(RunPlan.of(order, m -> false, null, false, true).localHeap(2) > least);
+    }
+
+    /** With DTZ a table's time counts its DTZ, but for a table that gets none (pawns past 2^31 indexes): the run says so instead. */
+    @Test
+    void aRunWithDtzCountsItsTimeWhereATableGetsIt() {
+        Material krpkr = Material.parse("KRPKR"), pawns6 = Material.parse("KRPPKR");
+        assertTrue(RunPlan.of(List.of(krpkr), m -> false, null, false, true).seconds(2) > RunPlan.of(List.of(krpkr), m -> false, null, false, false).seconds(2));
+        assertNotNull(io.github.tablebase.generate.DtzSolve.unsupportedReason(pawns6));
+        assertEquals(RunPlan.of(List.of(pawns6), m -> false, null, false, false).seconds(2), RunPlan.of(List.of(pawns6), m -> false, null, false, true).seconds(2));
     }
 }
