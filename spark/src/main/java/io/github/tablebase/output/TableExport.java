@@ -405,8 +405,9 @@ public final class TableExport {
      */
     static DtzWritten writeDtz(String staging, PositionIndex index, long[] starts, DtzCodes codes, Configuration hadoop) {
         int parts = starts.length - 1;
+        String attempt = attempt(); // the task's: the parts' threads have none
         List<DtzPart> written = IntStream.range(0, parts).parallel()
-                .mapToObj(k -> writeDtzPart(staging, index, k, parts, starts[k], starts[k + 1], codes, hadoop)).toList();
+                .mapToObj(k -> writeDtzPart(staging, index, k, parts, starts[k], starts[k + 1], codes, attempt, hadoop)).toList();
         List<FileEntry> compressed = new ArrayList<>();
         written.forEach(p -> compressed.add(p.white()));
         written.forEach(p -> compressed.add(p.black()));
@@ -415,9 +416,9 @@ public final class TableExport {
         return new DtzWritten(written.stream().map(DtzPart::packed).toList(), List.copyOf(compressed), List.copyOf(sides));
     }
 
-    /** Writes part {@code k} of {@code parts}, indexes {@code lo .. hi - 1}, of {@link #writeDtz}. */
+    /** Writes part {@code k} of {@code parts}, indexes {@code lo .. hi - 1}, of {@link #writeDtz}, as task attempt {@code attempt}. */
     private static DtzPart writeDtzPart(String staging, PositionIndex index, int k, int parts, long lo, long hi, DtzCodes codes,
-                                        Configuration hadoop) {
+                                        String attempt, Configuration hadoop) {
         byte[] results = new byte[Math.toIntExact(2 * (hi - lo))];
         int late = 0;
         for (int at = 0; at < results.length; at++) if (codes.get(2 * lo + at) > Result.code(Result.MAX_PLY)) late++;
@@ -437,13 +438,13 @@ public final class TableExport {
         try {
             String name = dtzName(index.material(), null, k, parts, ".tbl");
             Path file = new Path(staging, name);
-            String sha256 = writeAside(file, hadoop, out -> IndexedTable.writePart(index, lo, hi, results, null, plies, out));
+            String sha256 = writeAside(file, hadoop, attempt, out -> IndexedTable.writePart(index, lo, hi, results, null, plies, out));
             FileEntry packed = new FileEntry(name, file.getFileSystem(hadoop).getFileStatus(file).getLen(), sha256, lo, hi);
             FileEntry[] sides = new FileEntry[2];
             for (Color side : Color.values()) {
                 String sideName = dtzName(index.material(), side, k, parts, CompressedTable.SUFFIX);
                 long[] sideBytes = new long[1];
-                String sideSha256 = writeAside(new Path(staging, sideName), hadoop,
+                String sideSha256 = writeAside(new Path(staging, sideName), hadoop, attempt,
                         out -> sideBytes[0] = CompressedTable.write(index, lo, hi, results, side, null, plies, out));
                 sides[side.ordinal()] = new FileEntry(sideName, sideBytes[0], sideSha256, lo, hi);
             }
