@@ -60,6 +60,13 @@ final class SparkOptions {
     static int withSession(Args args, String appName, SessionWork work) throws Exception {
         boolean ownSession = SparkSession.getActiveSession().isEmpty();
         SparkConf conf = conf(args, appName);
+        // a session already active keeps its own settings after the run: each --conf is the run's alone
+        java.util.Map<String, scala.Option<String>> before = new java.util.HashMap<>();
+        if (!ownSession)
+            for (String pair : args.all("--conf")) {
+                String key = pair.substring(0, pair.indexOf('='));
+                before.put(key, SparkSession.getActiveSession().get().conf().getOption(key));
+            }
         SparkSession spark;
         try {
             spark = SparkSession.builder().config(conf).getOrCreate();
@@ -71,6 +78,17 @@ final class SparkOptions {
             return work.run(spark);
         } finally {
             if (ownSession) spark.stop();
+            else before.forEach((key, value) -> restore(spark, key, value));
+        }
+    }
+
+    /** Sets {@code key} back to {@code value} in {@code spark}'s settings, or unsets it; a key Spark will not change at run time was not changed. */
+    private static void restore(SparkSession spark, String key, scala.Option<String> value) {
+        try {
+            if (value.isDefined()) spark.conf().set(key, value.get());
+            else spark.conf().unset(key);
+        } catch (Exception e) { // Spark's AnalysisException, undeclared
+            // a static or core setting: the existing session ignored it
         }
     }
 }

@@ -314,6 +314,8 @@ class GenerateCliTest {
         CliRun r = run("--endgame", "KQKR", "--out", dir.resolve("kqkr").toString(), "--partitions", "2", "--figures", figures.toString(),
                 "--conf", "spark.tablebase.entriesPerPartition=100000");
         assertEquals(0, r.exit(), r.err());
+        // the shared session (as a notebook's) is left with its own settings: a --conf is the run's alone
+        assertEquals(null, io.github.tablebase.SparkTestSession.session().conf().get("spark.tablebase.entriesPerPartition", null));
         List<String> lines = Files.readAllLines(figures);
         assertEquals(3, lines.size(), String.join("\n", lines));
         for (String line : lines) {

@@ -251,16 +251,21 @@ class DtzFilesTest {
     void aSetKeepsItsDtzCompressedAndARunReadsItFromThere(@TempDir Path tmp) throws Exception {
         Path kept = GeneratedTables.dtzKqkr();
         Path kqkr = tmp.resolve("kqkr");
-        String inParts = RunSettings.ENTRIES_PER_FILE + "=2000000"; // as the folder above, whose KQKR DTZ is in parts
-        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", kqkr.toString(), "--no-parquet", "--dtz", "--conf", inParts}));
-        for (String t : new String[] {"kqkr", "kqk", "krk"}) {
-            Manifest.DtzFigures dtz = Manifest.read(tmp.resolve(t).resolve(Manifest.FILE)).dtz();
-            assertNull(dtz.files(), t + ": no packed DTZ listed");
-            try (var files = Files.list(tmp.resolve(t))) {
-                assertTrue(files.noneMatch(f -> f.getFileName().toString().matches(".*\\.dtz(\\.\\d{5})?\\.tbl")), t + ": no packed DTZ file");
+        org.apache.spark.sql.RuntimeConfig conf = SparkTestSession.session().conf();
+        conf.set(RunSettings.ENTRIES_PER_FILE, "2000000"); // as the folder above, whose KQKR DTZ is in parts (a --conf would stay in the shared session)
+        try {
+            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", kqkr.toString(), "--no-parquet", "--dtz"}));
+            for (String t : new String[] {"kqkr", "kqk", "krk"}) {
+                Manifest.DtzFigures dtz = Manifest.read(tmp.resolve(t).resolve(Manifest.FILE)).dtz();
+                assertNull(dtz.files(), t + ": no packed DTZ listed");
+                try (var files = Files.list(tmp.resolve(t))) {
+                    assertTrue(files.noneMatch(f -> f.getFileName().toString().matches(".*\\.dtz(\\.\\d{5})?\\.tbl")), t + ": no packed DTZ file");
+                }
             }
+            assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", kqkr.toString(), "--no-parquet", "--dtz", "--overwrite"}));
+        } finally {
+            conf.unset(RunSettings.ENTRIES_PER_FILE);
         }
-        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", kqkr.toString(), "--no-parquet", "--dtz", "--overwrite", "--conf", inParts}));
         assertEquals(Manifest.read(kept.resolve("kqkr").resolve(Manifest.FILE)).dtz().compressedFiles(),
                 Manifest.read(kqkr.resolve(Manifest.FILE)).dtz().compressedFiles());
         try (Tablebase tb = Tablebase.open(kqkr)) {
