@@ -29,7 +29,7 @@ public final class Generate {
             + "  a progress line every 10 s says each table's ply and time left; --verbose prints every ply instead\n"
             + "  a table's packed files (*.tbl) go once no table of the run reads them: --keep-packed keeps them;\n"
             + "  --no-parquet leaves out the Parquet rows (for SQL) and keeps the compressed files and manifests alone\n"
-            + "  --dtz also writes each table's DTZ under the 50-move rule (tables of up to 5 pieces, whose smaller tables have it)\n"
+            + "  --dtz also writes each table's DTZ under the 50-move rule (every table whose smaller tables have it, but one with pawns past 2^31 indexes)\n"
             + "  --figures FILE writes each table's figures (times, heap, plies, shuffle) as a JSON line into FILE\n"
             + "example: jobs/generate --endgame KQKR --out out/kqkr   (its smaller tables go beside it: out/kqk, out/krk)\n"
             + "example: jobs/generate --up-to 4 --out tables";
@@ -184,12 +184,12 @@ public final class Generate {
         ProgressLines progress = new ProgressLines(plan, jsc.defaultParallelism(), args.has("--verbose"), System.out, System::nanoTime);
         TableSolver solver = new TableSolver(jsc, partitions, RunSettings.of(jsc).entriesPerPartition(), progress);
         TableRun.Made result;
-        String dtzBefore = spark.conf().get(RunSettings.DTZ, null); // --dtz: for this run, on a session that may be shared
+        scala.Option<String> dtzBefore = spark.conf().getOption(RunSettings.DTZ); // --dtz: for this run, on a session that may be shared
         if (args.has("--dtz")) spark.conf().set(RunSettings.DTZ, "true");
         try (FiguresLog figures = args.has("--figures") ? FiguresLog.to(java.nio.file.Path.of(args.get("--figures", null))) : FiguresLog.none()) {
             result = new TableRun(jsc, solver, folders, progress, work, args.has("--keep-packed"), jsc.defaultParallelism(), figures).run(order, made);
         } finally {
-            if (dtzBefore == null) spark.conf().unset(RunSettings.DTZ); else spark.conf().set(RunSettings.DTZ, dtzBefore);
+            SparkOptions.restore(spark, RunSettings.DTZ, dtzBefore);
         }
         Map<Material, Double> solveSeconds = result.seconds();
         int count = solveSeconds.size();

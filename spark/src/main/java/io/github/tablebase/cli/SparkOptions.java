@@ -83,7 +83,7 @@ final class SparkOptions {
     }
 
     /** Sets {@code key} back to {@code value} in {@code spark}'s settings, or unsets it; a key Spark will not change at run time was not changed. */
-    private static void restore(SparkSession spark, String key, scala.Option<String> value) {
+    static void restore(SparkSession spark, String key, scala.Option<String> value) {
         try {
             if (value.isDefined()) spark.conf().set(key, value.get());
             else spark.conf().unset(key);
