@@ -11,7 +11,6 @@ import io.github.tablebase.chess.Position;
 import io.github.tablebase.chess.PositionIndex;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -29,13 +28,12 @@ import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import java.util.zip.CRC32;
 import org.tukaani.xz.LZMA2Options;
-import org.tukaani.xz.LZMAInputStream;
 import org.tukaani.xz.LZMAOutputStream;
 
 /**
  * The compressed table of an endgame, the format a prober ships: the result bytes of one side to move only, in
- * blocks of {@link #blockEntries} entries, each compressed on its own (raw LZMA, pure Java: the xz-java library), so that a
- * lookup decompresses one block. No best moves: the probe finds them by one ply of search, as it finds the value of
+ * blocks of {@link #blockEntries} entries, each compressed on its own (raw LZMA: xz-java's encoder, {@link LzmaBlockDecoder}), so
+ * that a lookup decompresses one block. No best moves: the probe finds them by one ply of search, as it finds the value of
  * a position with the other side to move. Like the packed table, one or more part files, each a range of whole king
  * pairs ({@code kqkr.cdtm}, or {@code kqkr.00000.cdtm}, ... as the manifest lists them). Little-endian:
  * <pre>
@@ -153,7 +151,6 @@ public final class CompressedTable implements DtmTable {
     private final int blockEntries;
     private final BlockOrder.Divisor byBlock;
     private final byte properties;
-    private final int dictionary;
     private final BlockCache cache;
     /**
      * The blocks decoded in part last ({@link Decoding}s), {@link #mostDecodings} at most, the oldest at {@code
@@ -174,7 +171,7 @@ public final class CompressedTable implements DtmTable {
     /** The tables the exits lead to, by {@link #exitCode}, found on first use (a race finds the same table twice). */
     private final DtmTable[] exitTables;
 
-    private CompressedTable(PositionIndex index, Color stored, Part[] parts, int blockEntries, byte properties, int dictionary, BlockCache cache) {
+    private CompressedTable(PositionIndex index, Color stored, Part[] parts, int blockEntries, byte properties, BlockCache cache) {
         this.index = index;
         this.material = index.material();
         this.stored = stored;
@@ -188,7 +185,6 @@ public final class CompressedTable implements DtmTable {
         this.blockEntries = blockEntries;
         this.byBlock = new BlockOrder.Divisor(blockEntries, Arrays.stream(parts).mapToLong(p -> p.hi() - p.lo()).max().orElse(0));
         this.properties = properties;
-        this.dictionary = dictionary;
         this.cache = cache;
         this.recentDecodings = new Decoding[mostDecodings(cache.budget(), blockEntries)];
         this.finishLetGo = cache.budget() >= index.size();
@@ -524,7 +520,7 @@ public final class CompressedTable implements DtmTable {
                 next = part.hi();
             }
             if (next != index.size()) throw new CorruptTableException("the parts of the " + material + " table hold indexes up to " + next + " of " + index.size());
-            return new CompressedTable(index, Color.values()[side], parts.toArray(Part[]::new), blockEntries, properties, dictionary, cache);
+            return new CompressedTable(index, Color.values()[side], parts.toArray(Part[]::new), blockEntries, properties, cache);
         } catch (IOException | RuntimeException e) {
             for (Part part : parts) part.channel().close();
             throw e;
@@ -755,15 +751,18 @@ public final class CompressedTable implements DtmTable {
 
     /**
      * A block decoded chunk by chunk: its decoder, stopped where the last lookup needed, and the bytes so far, checked
-     * and mapped back to result bytes. A lookup further into the block goes on from there, so that a block is decoded
-     * once in all. Its methods hold its lock; the arrays it hands out are written again only where a marked entry's
-     * ply is found ({@link #plyOfMarked}). A decoding that fails starts again from the block's start next time.
+     * and mapped back to result bytes (the decoder's own bytes, its window, stay as stored). A lookup further into the
+     * block goes on from there, so that a block is decoded once in all. Its methods hold its lock; the arrays it hands
+     * out are written again only where a marked entry's ply is found ({@link #plyOfMarked}). A decoding that fails
+     * starts again from the block's start next time.
      */
     private final class Decoding {
         private final Part part;
         private final int block;
         private final byte[] bytes;
-        private InputStream in;
+        private LzmaBlockDecoder decoder;
+        /** The bytes as stored, the decoder's window, while the block is decoded in part. */
+        private byte[] stored;
         private int decoded;
 
         Decoding(Part part, int block, int whole) {
@@ -776,28 +775,28 @@ public final class CompressedTable implements DtmTable {
         private byte[] decode(int n) {
             if (n > decoded) {
                 try {
-                    if (in == null) {
+                    if (decoder == null) {
                         byte[] compressed = new byte[part.lengths()[block]];
                         readFully(part.channel(), ByteBuffer.wrap(compressed), part.offsets()[block], part.file());
-                        in = new LZMAInputStream(new BlockInput(compressed), bytes.length, properties, dictionary);
+                        stored = new byte[bytes.length]; // never the bytes handed out: a marked entry's ply is written there
+                        decoder = new LzmaBlockDecoder(compressed, properties, stored);
                     }
-                    for (int k = decoded; k < n; ) {
-                        int r = in.read(bytes, k, n - k);
-                        if (r < 0) throw new CorruptTableException(part.file() + ": block " + block + " decompresses to " + k + " bytes, not " + bytes.length);
-                        k += r;
-                    }
-                    if (n == bytes.length) in.close();
+                    decoder.decodeTo(n);
                 } catch (java.nio.channels.ClosedChannelException e) {
                     throw new IllegalStateException("this tablebase is closed");
+                } catch (IOException e) {
+                    throw new CorruptTableException(part.file() + ": block " + block + " cannot be read (" + e + ")");
                 } catch (CorruptTableException e) {
-                    throw e;
-                } catch (IOException | RuntimeException e) { // the decoder's own refusal of damaged bytes, whatever its kind
-                    throw new CorruptTableException(part.file() + ": block " + block + " does not decompress (" + e + ")");
+                    throw new CorruptTableException(part.file() + ": block " + block + " does not decompress (" + e.getMessage() + ")");
                 }
-                if (!matches(decoded, n)) throw new CorruptTableException(part.file() + ": block " + block + " does not match its CRC-32");
-                if (part.winsThenLosses()) for (int k = decoded; k < n; k++) bytes[k] = RESULT_BYTE[bytes[k] & 0xFF];
+                if (!matches(stored, decoded, n)) throw new CorruptTableException(part.file() + ": block " + block + " does not match its CRC-32");
+                if (part.winsThenLosses()) for (int k = decoded; k < n; k++) bytes[k] = RESULT_BYTE[stored[k] & 0xFF];
+                else System.arraycopy(stored, decoded, bytes, decoded, n - decoded);
                 decoded = n;
-                if (n == bytes.length) in = null;
+                if (n == bytes.length) {
+                    decoder = null;
+                    stored = null;
+                }
             }
             return decoded == bytes.length ? bytes : Arrays.copyOf(bytes, decoded);
         }
@@ -807,7 +806,8 @@ public final class CompressedTable implements DtmTable {
             try {
                 return decode(n);
             } catch (RuntimeException e) {
-                in = null;
+                decoder = null;
+                stored = null;
                 decoded = 0;
                 throw e;
             }
@@ -818,35 +818,13 @@ public final class CompressedTable implements DtmTable {
             if (offset < decoded) bytes[offset] = b;
         }
 
-        /** Whether bytes {@code from .. to - 1}, just decoded, match their chunks' CRC-32s (the block's own where it has none). */
-        private boolean matches(int from, int to) {
-            if (part.chunkCrcs() == null) return crc(bytes, 0, bytes.length) == part.crcs()[block]; // decoded whole at once
+        /** Whether bytes {@code from .. to - 1} of {@code raw}, just decoded, match their chunks' CRC-32s (the block's own where it has none). */
+        private boolean matches(byte[] raw, int from, int to) {
+            if (part.chunkCrcs() == null) return crc(raw, 0, raw.length) == part.crcs()[block]; // decoded whole at once
             int chunk = chunkEntries(blockEntries);
             for (int c = from / chunk; c * chunk < to; c++)
-                if (crc(bytes, c * chunk, Math.min(bytes.length, (c + 1) * chunk)) != part.chunkCrcs()[CHUNKS * block + c]) return false;
+                if (crc(raw, c * chunk, Math.min(raw.length, (c + 1) * chunk)) != part.chunkCrcs()[CHUNKS * block + c]) return false;
             return true;
-        }
-    }
-
-    /**
-     * A block's compressed bytes as the stream its decoder reads one byte at a time: ByteArrayInputStream takes a
-     * lock on every read (a KQQKQ block decompressed in 0.77 ms at the median through it, 0.70 ms through this).
-     */
-    private static final class BlockInput extends InputStream {
-        private final byte[] bytes;
-        private int at;
-
-        BlockInput(byte[] bytes) { this.bytes = bytes; }
-
-        @Override public int read() { return at < bytes.length ? bytes[at++] & 0xFF : -1; }
-
-        @Override public int read(byte[] into, int offset, int length) {
-            if (length == 0) return 0;
-            if (at == bytes.length) return -1;
-            int n = Math.min(length, bytes.length - at);
-            System.arraycopy(bytes, at, into, offset, n);
-            at += n;
-            return n;
         }
     }
 
