@@ -19,7 +19,17 @@ public record MaterialChange(Material after, int[] source) implements Serializab
     }
 
     /** What {@link #of} asks, for the changes made once: a probe plays many captures of few kinds. */
-    private record Key(Material material, int captured, int promoted, PieceType promotion) {}
+    private record Key(Material material, int captured, int promoted, PieceType promotion) {
+        // written out, here and in Piece and Move: a record's own equals and hashCode link through method handles
+        // at their first call, about 10 ms each at the start of a probe command
+        @Override public boolean equals(Object o) {
+            return o instanceof Key k && k.material.equals(material) && k.captured == captured && k.promoted == promoted && k.promotion == promotion;
+        }
+
+        @Override public int hashCode() {
+            return (material.hashCode() * 67 + captured) * 67 + promoted << 3 ^ (promotion == null ? 7 : promotion.ordinal());
+        }
+    }
 
     private static final java.util.concurrent.ConcurrentHashMap<Key, MaterialChange> MADE = new java.util.concurrent.ConcurrentHashMap<>();
 

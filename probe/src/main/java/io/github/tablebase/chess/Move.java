@@ -9,6 +9,14 @@ public record Move(int piece, int from, int to, int captured, PieceType promotio
 
     public boolean isCapture() { return captured >= 0; }
 
+    @Override public boolean equals(Object o) { // see MaterialChange.Key
+        return o instanceof Move m && m.piece == piece && m.from == from && m.to == to && m.captured == captured && m.promotion == promotion;
+    }
+
+    @Override public int hashCode() {
+        return (((piece * 64 + from) * 64 + to) * 16 + captured + 1) * 8 + (promotion == null ? 7 : promotion.ordinal());
+    }
+
     /** UCI notation: "b1c3", "e7e8q". */
     public String uci() { return uci(from, to, promotion); }
 

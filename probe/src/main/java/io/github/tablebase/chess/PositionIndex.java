@@ -22,9 +22,10 @@ public final class PositionIndex implements Serializable {
     private static final long[][] BINOMIAL = new long[65][7];
 
     static {
+        long[][] binomial = BINOMIAL; // a local: see the static block of DIGITS
         for (int n = 0; n <= 64; n++) {
-            BINOMIAL[n][0] = 1;
-            for (int k = 1; k < 7; k++) BINOMIAL[n][k] = n == 0 ? 0 : BINOMIAL[n - 1][k - 1] + BINOMIAL[n - 1][k];
+            binomial[n][0] = 1;
+            for (int k = 1; k < 7; k++) binomial[n][k] = n == 0 ? 0 : binomial[n - 1][k - 1] + binomial[n - 1][k];
         }
     }
 
@@ -45,26 +46,29 @@ public final class PositionIndex implements Serializable {
 
         KingPairs(int symmetries) {
             images = Integer.bitCount(symmetries);
-            // plain loops, each pair's images computed once: this runs before the JIT, at every start of a probe command
+            // plain loops over tables, each pair's images computed once: this runs before the JIT, at every start of a
+            // probe command
             int[] smallest = new int[64 * 64], bits = new int[64 * 64];
-            for (int code = 0; code < 64 * 64; code++) {
-                int wk = code / 64, bk = code % 64, least = Integer.MAX_VALUE;
-                for (int s = 0; s < 8; s++) {
-                    if ((symmetries >> s & 1) == 0) continue;
-                    int image = Square.transform(wk, s) * 64 + Square.transform(bk, s);
-                    if (image < least) { least = image; bits[code] = 0; }
-                    if (image == least) bits[code] |= 1 << s;
+            Arrays.fill(smallest, Integer.MAX_VALUE);
+            for (int s = 0; s < 8; s++) {
+                if ((symmetries >> s & 1) == 0) continue;
+                int[] image = new int[64];
+                for (int sq = 0; sq < 64; sq++) image[sq] = Square.transform(sq, s);
+                for (int code = 0; code < 64 * 64; code++) {
+                    int pair = image[code >> 6] << 6 | image[code & 63];
+                    if (pair < smallest[code]) { smallest[code] = pair; bits[code] = 1 << s; }
+                    else if (pair == smallest[code]) bits[code] |= 1 << s;
                 }
-                smallest[code] = least;
             }
             Arrays.fill(pairIndex, -1);
-            List<Integer> list = new ArrayList<>();
+            int[] canonical = new int[64 * 64];
+            int count = 0;
             for (int code = 0; code < 64 * 64; code++) {
-                if (Square.distance(code / 64, code % 64) <= 1 || smallest[code] != code) continue;
-                pairIndex[code] = list.size();
-                list.add(code);
+                if (smallest[code] != code || Square.distance(code >> 6, code & 63) <= 1) continue;
+                pairIndex[code] = count;
+                canonical[count++] = code;
             }
-            pairs = list.stream().mapToInt(Integer::intValue).toArray();
+            pairs = Arrays.copyOf(canonical, count);
             for (int code = 0; code < 64 * 64; code++) {
                 int pair = pairIndex[smallest[code]];
                 toCanonical[code] = pair < 0 ? TOUCHING : Integer.bitCount(bits[code]) > 1 ? ~(pair << 8 | bits[code]) : pair << 8 | bits[code];
@@ -75,7 +79,12 @@ public final class PositionIndex implements Serializable {
     /** {@code toCanonical} of touching kings. */
     private static final int TOUCHING = -1;
 
-    private static final KingPairs EIGHT = new KingPairs(0xFF), MIRROR = new KingPairs(0b11); // symmetry 1 mirrors the file
+    private static final KingPairs EIGHT = new KingPairs(0xFF);
+
+    /** The pairs of materials with pawns, made on first use: a probe of pawnless tables never needs them. */
+    private static final class Mirrored {
+        static final KingPairs PAIRS = new KingPairs(0b11); // symmetry 1 mirrors the file
+    }
 
     private final Material material;
     private final int whiteKing, blackKing;
@@ -111,7 +120,7 @@ public final class PositionIndex implements Serializable {
         this.material = material;
         this.whiteKing = material.kingIndex(Color.WHITE);
         this.blackKing = material.kingIndex(Color.BLACK);
-        kingPairs = material.hasPawns() ? MIRROR : EIGHT;
+        kingPairs = material.hasPawns() ? Mirrored.PAIRS : EIGHT;
         List<int[]> groups = new ArrayList<>();
         for (int i = 0; i < material.size(); i++) {
             if (i == whiteKing || i == blackKing) continue;
@@ -356,26 +365,29 @@ public final class PositionIndex implements Serializable {
     private static final char[] DIGITS = new char[4 << 15];
 
     static {
-        for (int hi = 1; hi < 64; hi++) for (int lo = 0; lo < hi; lo++) PAIR_OF_RANK[(int) rank2(lo, hi)] = lo | hi << 8;
+        // the arrays as locals: inside its class's initializer each read of a static field is a call into the JVM
+        int[] pairOfRank = PAIR_OF_RANK, tripleOfRank = TRIPLE_OF_RANK;
+        char[] digits = DIGITS;
+        // colex order: the squares in this loop order have ranks 0, 1, 2, ... (C(hi + 1, 2) = C(hi, 2) + hi)
+        int rank = 0;
+        for (int hi = 1; hi < 64; hi++) for (int lo = 0; lo < hi; lo++) pairOfRank[rank++] = lo | hi << 8;
+        rank = 0;
         for (int hi = 2; hi < 64; hi++)
-            for (int mid = 1; mid < hi; mid++) for (int lo = 0; lo < mid; lo++) TRIPLE_OF_RANK[(int) rank3(lo, mid, hi)] = lo | mid << 6 | hi << 12;
-        for (int s = 0; s < 8; s++)
+            for (int mid = 1; mid < hi; mid++) for (int lo = 0; lo < mid; lo++) tripleOfRank[rank++] = lo | mid << 6 | hi << 12;
+        int[] image = new int[64];
+        for (int s = 0; s < 8; s++) {
+            for (int sq = 0; sq < 64; sq++) image[sq] = Square.transform(sq, s);
             for (int a0 = 0; a0 < 64; a0++) {
-                int a = Square.transform(a0, s), row = s << 12 | a0 << 6;
-                Arrays.fill(DIGITS, row, row + 64, (char) a); // a lone piece's digit does not depend on b
-                Arrays.fill(DIGITS, 1 << 15 | row, (1 << 15 | row) + 64, (char) (a - 8));
+                int a = image[a0], row = s << 12 | a0 << 6;
+                Arrays.fill(digits, row, row + 64, (char) a); // a lone piece's digit does not depend on b
+                Arrays.fill(digits, 1 << 15 | row, (1 << 15 | row) + 64, (char) (a - 8));
                 for (int b0 = 0; b0 < 64; b0++) {
-                    int b = Square.transform(b0, s);
-                    DIGITS[2 << 15 | row | b0] = (char) rank2(a, b);
-                    DIGITS[3 << 15 | row | b0] = (char) rank2(a - 8, b - 8);
+                    int b = image[b0], lo = Math.min(a, b), hi = Math.max(a, b);
+                    digits[2 << 15 | row | b0] = (char) (lo + hi * (hi - 1) / 2); // rank2, inline: this runs before the JIT
+                    digits[3 << 15 | row | b0] = (char) (lo - 8 + (hi - 8) * (hi - 9) / 2);
                 }
             }
-    }
-
-    /** The colex rank of two identical pieces' squares, in either order. */
-    private static long rank2(int a, int b) {
-        int lo = Math.min(a, b), hi = Math.max(a, b);
-        return lo + hi * (hi - 1L) / 2; // C(lo, 1) + C(hi, 2)
+        }
     }
 
     /** The colex rank of three identical pieces' squares, in any order. */
