@@ -17,6 +17,17 @@ public final class Serve {
         System.exit(Cli.run("serve", USAGE, () -> serve(argv)));
     }
 
+    /**
+     * Where the cache of {@code budget} bytes cannot hold the {@code decoded} bytes of the tables' blocks, a line that
+     * says so and how to hold them all (a whole probe of a 6-piece table decodes megabytes of blocks not held); else null.
+     */
+    static String cacheAdvice(long budget, long decoded) {
+        if (decoded <= budget) return null;
+        long mb = (decoded + (1 << 20) - 1) >> 20;
+        return String.format("the cache (%,d MB) holds %d %% of the %,d MB the tables' blocks take decoded: probes decode blocks again;"
+                + " DRIVER_MEMORY=%dm jobs/serve ... --cache-mb %d holds them all", budget >> 20, 100 * budget / decoded, mb, mb + 512, mb);
+    }
+
     static int serve(String[] argv) throws Exception {
         Args args = new Args(argv, Cli.tableOptions("--port", "--host", "--threads"), Set.of(Cli.TABLE_FLAG));
         if (!args.positional().isEmpty()) throw new Args.UsageException("unexpected argument " + args.positional().get(0));
@@ -45,6 +56,8 @@ public final class Serve {
         }));
         System.out.println("serving " + String.join(", ", table.materials().stream().map(Object::toString).toList()) + " at " + server.uri()
                 + " (the board explorer; API: " + server.uri() + "api/probe?fen=...; Ctrl-C stops)");
+        String advice = cacheAdvice(table.cacheBudget(), table.decodedBytes());
+        if (advice != null) System.out.println(advice);
         stopped.await();
         return 0;
     }

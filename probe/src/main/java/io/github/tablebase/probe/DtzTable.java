@@ -55,6 +55,9 @@ public final class DtzTable implements EntryResults, AutoCloseable {
 
     public Material material() { return packed != null ? packed.material() : sides[0].material(); }
 
+    /** The bytes its compressed sides' blocks take decoded, a byte an entry (0 where the packed file is read). */
+    long decodedBytes() { return sides == null ? 0 : sides[0].index().size() + sides[1].index().size(); }
+
     /** The code of entry {@code 2 * index + side}; an index without a canonical legal position may read any code. */
     @Override public int result(long entry) {
         return packed != null ? packed.result(entry) : sides[(int) (entry & 1)].result(entry >>> 1);

@@ -536,6 +536,17 @@ public final class Tablebase implements AutoCloseable {
 
     public long cacheUsed() { return cache.used(); }
 
+    /**
+     * The bytes the compressed tables' blocks take decoded, a byte an entry of each side stored (a DTZ's two sides
+     * included): a cache of this budget holds every table whole once its blocks are read.
+     */
+    public long decodedBytes() {
+        long bytes = 0;
+        for (Material m : opened) if (tables.get(m) instanceof CompressedTable compressed) bytes += compressed.index().size();
+        for (DtzTable table : dtz.values()) bytes += table.decodedBytes();
+        return bytes;
+    }
+
     /** The table of a material: the last one used, else from the map (kept small, so that lookups inline it). */
     DtmTable table(Material material) {
         DtmTable table = last;
