@@ -92,7 +92,7 @@ run_probe() {
 
 # probe_java CLASS ARGS...: the probe's JVM, with the flags of the array PROBE_FLAGS where it is set. The heap on
 # transparent huge pages where the kernel lends them on request: a cold probe fills fresh memory with decoded
-# blocks, a page fault each 4 KB otherwise (KRRRKQ, one probe start to answer: 410 to 527 ms against 536 to 571).
+# blocks, a page fault each 4 KB otherwise.
 probe_java() {
   local pages=""
   grep -qs '\[always\]\|\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled && pages="-XX:+UseTransparentHugePages"

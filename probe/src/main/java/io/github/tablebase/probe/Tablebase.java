@@ -542,7 +542,7 @@ public final class Tablebase implements AutoCloseable {
      */
     public long decodedBytes() {
         long bytes = 0;
-        for (Material m : opened) if (tables.get(m) instanceof CompressedTable compressed) bytes += compressed.index().size();
+        for (DtmTable table : tables.values()) if (table instanceof CompressedTable compressed) bytes += compressed.index().size();
         for (DtzTable table : dtz.values()) bytes += table.decodedBytes();
         return bytes;
     }
