@@ -75,11 +75,14 @@ public final class GeneratedTables {
         Path folder = TestFolders.create("dtz");
         org.apache.spark.sql.RuntimeConfig conf = SparkTestSession.session().conf();
         conf.set(io.github.tablebase.table.RunSettings.ENTRIES_PER_FILE, "2000000");
+        conf.set(io.github.tablebase.table.RunSettings.ENTRIES_PER_PARTITION, "1000000");
         int exit;
         try {
-            exit = Generate.generate(new String[] {"--endgame", "KQKR", "--out", folder.resolve("kqkr").toString(), "--dtz", "--keep-packed"});
+            exit = Generate.generate(new String[] {"--endgame", "KQKR", "--out", folder.resolve("kqkr").toString(), "--dtz", "--keep-packed",
+                    "--partitions", "3"});
         } finally {
             conf.unset(io.github.tablebase.table.RunSettings.ENTRIES_PER_FILE);
+            conf.unset(io.github.tablebase.table.RunSettings.ENTRIES_PER_PARTITION);
         }
         if (exit != 0) throw new IllegalStateException("generate KQKR with DTZ exited with " + exit);
         dtz = folder;

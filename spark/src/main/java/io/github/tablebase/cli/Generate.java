@@ -29,7 +29,7 @@ public final class Generate {
             + "  a progress line every 10 s says each table's ply and time left; --verbose prints every ply instead\n"
             + "  a table's packed files (*.tbl) go once no table of the run reads them: --keep-packed keeps them;\n"
             + "  --no-parquet leaves out the Parquet rows (for SQL) and keeps the compressed files and manifests alone\n"
-            + "  --dtz also writes each table's DTZ under the 50-move rule (every table whose smaller tables have it, but one with pawns past 2^31 indexes)\n"
+            + "  --dtz also writes each table's DTZ under the 50-move rule (every table whose smaller tables have it)\n"
             + "  --figures FILE writes each table's figures (times, heap, plies, shuffle) as a JSON line into FILE\n"
             + "example: jobs/generate --endgame KQKR --out out/kqkr   (its smaller tables go beside it: out/kqk, out/krk)\n"
             + "example: jobs/generate --up-to 4 --out tables";

@@ -2,7 +2,6 @@ package io.github.tablebase.cli;
 
 import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.PositionIndex;
-import io.github.tablebase.generate.DtzSolve;
 import io.github.tablebase.generate.TableSolver;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,7 +82,7 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
     static RunPlan of(List<Material> order, Predicate<Material> present, Material asked, boolean slicesOnDisk, boolean dtz) {
         List<Step> steps = new ArrayList<>();
         for (Material m : order)
-            steps.add(new Step(m, !m.equals(asked) && present.test(m), new PositionIndex(m).size(), dtz && DtzSolve.unsupportedReason(m) == null));
+            steps.add(new Step(m, !m.equals(asked) && present.test(m), new PositionIndex(m).size(), dtz));
         return new RunPlan(steps, slicesOnDisk ? HEAP_PER_INDEX_SLICES_ON_DISK : HEAP_PER_INDEX, dtz);
     }
 

@@ -1,14 +1,13 @@
 package io.github.tablebase.cli;
 
 import io.github.tablebase.chess.Material;
-import io.github.tablebase.generate.DtzSolve;
 import io.github.tablebase.generate.TableSolver;
 import io.github.tablebase.generate.WorkFolder;
 import io.github.tablebase.output.TableFolders;
-import io.github.tablebase.table.DtzCodes;
 import io.github.tablebase.table.DtzFiles;
 import io.github.tablebase.table.RunSettings;
 import io.github.tablebase.table.SmallerTables;
+import io.github.tablebase.table.SolvedPartition;
 import io.github.tablebase.table.SolvedTable;
 import io.github.tablebase.table.TableFigures;
 import io.github.tablebase.table.TableFiles;
@@ -51,7 +50,7 @@ final class TableRun {
     record Made(Map<Material, Double> seconds, Map<Material, TableFigures> figures) {}
 
     /** A table solved, the smaller tables it read (released once it is written), its DTZ to write beside it (or null). */
-    private record Solved(SolvedTable table, SmallerTables smaller, JavaRDD<DtzCodes> dtz) {}
+    private record Solved(SolvedTable table, SmallerTables smaller, JavaRDD<SolvedPartition> dtz) {}
 
     TableRun(JavaSparkContext jsc, TableSolver solver, TableFolders folders, ProgressLines progress, String work, boolean keepPacked, int cores,
              FiguresLog figuresLog) {
@@ -154,15 +153,9 @@ final class TableRun {
                     if (files != null) dtz.put(sub, files);
                 }
             SmallerTables subs = new SmallerTables(jsc, m, smaller, dtz);
-            JavaRDD<DtzCodes> dtzPlane = null;
-            String noDtz = dtzAsked ? DtzSolve.unsupportedReason(m) : null;
-            if (noDtz != null)
-                progress.note(m.name() + ": no DTZ: " + noDtz);
-            else if (dtzAsked && !subs.haveDtz())
-                progress.note(m.name() + ": no DTZ: a smaller table it reaches was made without its DTZ");
-            else if (dtzAsked)
-                dtzPlane = DtzSolve.plane(jsc, m, subs);
+            if (dtzAsked && !subs.haveDtz()) progress.note(m.name() + ": no DTZ: a smaller table it reaches was made without its DTZ");
             SolvedTable solved = solver.solve(m, subs, work, share < cores && solver.partitions(m) > 1);
+            JavaRDD<SolvedPartition> dtzPlane = dtzAsked && subs.haveDtz() ? solver.solveDtz(solved, subs) : null;
             progress.solved(m);
             coresFree.solved();
             result.seconds().put(m, solved.solve().seconds());

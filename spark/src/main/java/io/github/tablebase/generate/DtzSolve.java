@@ -2,12 +2,11 @@ package io.github.tablebase.generate;
 
 import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.MoveGenerator;
-import io.github.tablebase.chess.PieceType;
 import io.github.tablebase.chess.PositionIndex;
-import io.github.tablebase.chess.Square;
 import io.github.tablebase.probe.Dtz;
 import io.github.tablebase.table.DtzCodes;
 import io.github.tablebase.table.SmallerTables;
+import io.github.tablebase.table.SolvedPartition;
 import io.github.tablebase.table.Successors;
 import io.github.tablebase.table.TableInvariantException;
 import java.lang.invoke.MethodHandles;
@@ -57,34 +56,24 @@ public final class DtzSolve {
     private final int rule;
     private final DtzCodes codes;
     private final byte[] levels;
-    private final boolean[] pawn;
     /** This ply's entries and the next's, a bit an entry; swapped each ply. */
     private long[] frontier, next;
     /** One a thread: each step's slices run on these, each with its own scratch space. */
     private final Worker[] workers;
 
-    /** Why the DTZ of {@code material} cannot be solved here (in one task), or null when it can. */
-    public static String unsupportedReason(Material material) {
-        if (material.hasPawns() && new PositionIndex(material).size() > Integer.MAX_VALUE - 8)
-            return "its pawn levels, a byte an index, pass an array's size (a table with pawns and more than 2^31 indexes)";
-        return null;
-    }
-
     private DtzSolve(PositionIndex index, MoveGenerator gen, Successors exits, int rule, int threads, int segmentBits) {
-        String why = unsupportedReason(index.material());
-        if (why != null) throw new IllegalArgumentException(index.material().name() + ": " + why);
+        if (index.material().hasPawns() && index.size() > Integer.MAX_VALUE - 8) // every table solved in one task has far fewer
+            throw new IllegalArgumentException(index.material().name() + ": its pawn levels, a byte an index, pass an array's size");
         this.index = index;
         this.gen = gen;
         this.rule = rule;
         codes = new DtzCodes(2 * index.size(), segmentBits);
-        int pieces = index.material().size();
-        pawn = new boolean[pieces];
-        for (int k = 0; k < pieces; k++) pawn[k] = index.material().piece(k).type() == PieceType.PAWN;
         levels = index.material().hasPawns() ? new byte[(int) index.size()] : null;
         frontier = new long[Math.toIntExact((2 * index.size() + 63) >>> 6)];
         next = new long[frontier.length];
         workers = new Worker[Math.max(1, threads)];
-        for (int t = 0; t < workers.length; t++) workers[t] = new Worker(t, t == 0 ? exits : exits.withOwnScratch());
+        ZeroingMoves first = new ZeroingMoves(index, gen, exits, rule);
+        for (int t = 0; t < workers.length; t++) workers[t] = new Worker(t, t == 0 ? first : first.withOwnScratch());
     }
 
     /**
@@ -104,12 +93,16 @@ public final class DtzSolve {
     }
 
     /**
-     * The DTZ of {@code material} under the game's rule as an RDD of one partition, its codes by entry, solved by the
-     * task that reads it (the export's, which writes them): a task run again solves it again, the same way.
+     * The DTZ of {@code material} under the game's rule as an RDD of one solved partition, the whole table's codes
+     * ({@link SolvedPartition#ofDtz}), solved by the task that reads it (the export's, which writes them): a task run
+     * again solves it again, the same way.
      */
-    public static JavaRDD<DtzCodes> plane(JavaSparkContext jsc, Material material, SmallerTables smaller) {
-        return jsc.parallelize(List.of(0), 1).map(x -> solve(new PositionIndex(material), new MoveGenerator(material),
-                new Successors(material, null, smaller.openDtz()), Dtz.RULE_PLIES));
+    static JavaRDD<SolvedPartition> plane(JavaSparkContext jsc, Material material, SmallerTables smaller) {
+        return jsc.parallelize(List.of(0), 1).map(x -> {
+            DtzCodes codes = solve(new PositionIndex(material), new MoveGenerator(material), new Successors(material, null, smaller.openDtz()),
+                    Dtz.RULE_PLIES);
+            return SolvedPartition.ofDtz(0, Math.toIntExact(codes.size()), codes::get);
+        });
     }
 
     /** Runs {@code step} on every worker at once, worker {@code t} given slice {@code t} of {@code size} items (from, to). */
@@ -201,13 +194,13 @@ public final class DtzSolve {
     /** A thread's scratch space, and the kernels it runs. */
     final class Worker {
         final int id;
-        private final Successors exits;
-        private final int[] squares, moves = new int[256], unmoves = new int[256], enPassant = new int[2], scratch = new int[256];
+        private final ZeroingMoves zeroing;
+        private final int[] squares, moves = new int[256], unmoves = new int[256];
         private final long[] earlier = new long[256];
 
-        Worker(int id, Successors exits) {
+        Worker(int id, ZeroingMoves zeroing) {
             this.id = id;
-            this.exits = exits;
+            this.zeroing = zeroing;
             squares = new int[index.material().size()];
         }
 
@@ -218,7 +211,7 @@ public final class DtzSolve {
                 boolean canonical = index.decode(i, squares) && index.index(squares) == i;
                 for (int side = 0; side < 2; side++)
                     codes.set(2 * i + side, canonical && !gen.opponentInCheck(squares, side) ? UNDECIDED : Dtz.NONE);
-                if (levels != null && canonical) top = Math.max(top, levels[(int) i] = (byte) level(squares));
+                if (levels != null && canonical) top = Math.max(top, levels[(int) i] = (byte) zeroing.level(squares));
             }
             return top;
         }
@@ -243,50 +236,24 @@ public final class DtzSolve {
          * zeroing move within the rule too (ply 1, no piece move does better); else its code says what its zeroing moves do.
          */
         void setUp(long e, int side) {
-            int count = gen.legalMoves(squares, side, moves), best = Dtz.NONE;
-            if (count == 0) {
+            int best = zeroing.best(squares, side, codes);
+            if (zeroing.legal() == 0) {
                 boolean mated = gen.inCheck(squares, side);
                 codes.set(e, mated ? Dtz.loss(0) : Dtz.DRAW);
                 if (mated) add(frontier, e);
                 return;
             }
-            long occupied = MoveGenerator.occupied(squares);
-            for (int k = 0; k < count; k++) {
-                if (!zeroing(occupied, moves[k])) continue;
-                int worth = Dtz.byMove(zeroedInto(moves[k], side), true, rule);
-                best = Dtz.better(best, worth);
+            switch (ZeroingMoves.kind(best)) {
+                case ZeroingMoves.WIN_AT_ONE -> {
+                    codes.set(e, best);
+                    add(next, e);
+                }
+                case ZeroingMoves.NONE -> codes.set(e, UNDECIDED);
+                case ZeroingMoves.WIN_PAST_RULE -> codes.set(e, EXITS_WIN_PAST_RULE);
+                case ZeroingMoves.CANNOT_LOSE -> codes.set(e, CANNOT_LOSE);
+                case ZeroingMoves.LOSE_AT_ONE -> codes.set(e, EXITS_LOSE_AT_ONE);
+                default -> codes.set(e, EXITS_LOSE_PAST_RULE);
             }
-            if (Dtz.wins(best) && Dtz.plies(best) == 1) {
-                codes.set(e, best);
-                add(next, e);
-            } else {
-                codes.set(e, best == Dtz.NONE ? UNDECIDED : Dtz.wins(best) ? EXITS_WIN_PAST_RULE : !Dtz.loses(best) ? CANNOT_LOSE
-                        : Dtz.plies(best) == 1 ? EXITS_LOSE_AT_ONE : EXITS_LOSE_PAST_RULE);
-            }
-        }
-
-        /** The code of the position a zeroing move of {@code side} leads to, the opponent to move there. */
-        private int zeroedInto(int move, int side) {
-            if (!MoveGenerator.staysInTable(squares, move)) return exits.exitResult(squares, move, 1 - side);
-            int piece = MoveGenerator.piece(move), from = squares[piece];
-            squares[piece] = MoveGenerator.to(move);
-            int after = codes.get(2 * index.index(squares) + 1 - side);
-            if (after < 0) throw new TableInvariantException(index.material().name() + ": a pawn move reaches an entry not yet solved");
-            if (gen.isDoublePush(move)) after = withEnPassant(1 - side, piece, after);
-            squares[piece] = from;
-            return after;
-        }
-
-        /** The code after a double push of {@code pushed}, {@code side} to move there: its entry's, or better, an en-passant capture's. */
-        private int withEnPassant(int side, int pushed, int entry) {
-            int n = gen.enPassantCaptures(squares, side, pushed, enPassant);
-            if (n == 0) return entry;
-            int best = gen.legalMoves(squares, side, scratch) > 0 ? entry : Dtz.NONE;
-            for (int k = 0; k < n; k++) {
-                int worth = Dtz.byMove(exits.exitResult(squares, enPassant[k], 1 - side), true, rule);
-                best = Dtz.better(best, worth);
-            }
-            return best;
         }
 
         /** Each undecided position one piece move before {@code lost} wins at ply {@code d}. */
@@ -308,7 +275,7 @@ public final class DtzSolve {
             int n = gen.unmoves(squares, side, true, true, unmoves), m = 0;
             for (int k = 0; k < n; k++) {
                 int piece = MoveGenerator.piece(unmoves[k]);
-                if (pawn[piece]) continue;
+                if (zeroing.pawn(piece)) continue;
                 int now = squares[piece];
                 squares[piece] = MoveGenerator.from(unmoves[k]);
                 earlier[m++] = 2 * index.index(squares) + 1 - side;
@@ -329,7 +296,7 @@ public final class DtzSolve {
             int count = gen.legalMoves(squares, side, moves);
             long occupied = MoveGenerator.occupied(squares);
             for (int k = 0; k < count; k++) {
-                if (zeroing(occupied, moves[k])) continue;
+                if (zeroing.zeroing(occupied, moves[k])) continue;
                 int piece = MoveGenerator.piece(moves[k]), from = squares[piece];
                 squares[piece] = MoveGenerator.to(moves[k]);
                 int after = codes.get(2 * index.index(squares) + 1 - side);
@@ -349,17 +316,4 @@ public final class DtzSolve {
                 }
         }
     }
-
-    /** The pawns' advance from their first squares: every pawn move raises it. */
-    private int level(int[] squares) {
-        int level = 0;
-        for (int k = 0; k < squares.length; k++) {
-            if (!pawn[k]) continue;
-            int rank = Square.rank(squares[k]);
-            level += gen.side(k) == 0 ? rank - 1 : 6 - rank;
-        }
-        return level;
-    }
-
-    private boolean zeroing(long occupied, int move) { return !MoveGenerator.staysInTable(occupied, move) || pawn[MoveGenerator.piece(move)]; }
 }

@@ -54,7 +54,7 @@ final class PlyLineage {
      * ({@link TableSlice#next}) while the bytes Spark keeps stay as they were, for a task run again, a speculative
      * twin or the next ply's other stage.
      */
-    static JavaRDD<TableSlice> kept(JavaRDD<TableSlice> slices, StorageLevel storage) {
+    static <T> JavaRDD<T> kept(JavaRDD<T> slices, StorageLevel storage) {
         return checkpointed(slices.persist(storage));
     }
 

@@ -16,10 +16,8 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
-import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import scala.Tuple2;
 
 /**
@@ -64,8 +62,6 @@ final class TableSlice implements Serializable {
     static final int CANNOT_LOSE = Result.DRAW;
     /** The state of an index and side with no canonical legal position: the result byte of {@link Result#NONE}. */
     static final int NONE = 0xFF;
-    /** Un-move keys per shuffled batch. */
-    static final int BATCH = 1 << 15;
 
     final long lo, hi;
     /** The state bytes, the en-passant entries after the table's. */
@@ -290,61 +286,7 @@ final class TableSlice implements Serializable {
      */
     Iterator<Tuple2<Integer, long[]>> kingUnmoves(int frontierPly, PositionIndex index, MoveGenerator gen, int[] partitionOfKingPair) {
         if (ply != frontierPly) throw new TableInvariantException(atAnotherPly(frontierPly));
-        return new KingUnmoves(index, gen, partitionOfKingPair);
-    }
-
-    /** The batches of {@link #kingUnmoves}: a buffer for each partition this frontier reaches, handed on when full or at the end. */
-    private final class KingUnmoves implements Iterator<Tuple2<Integer, long[]>> {
-        private final PositionIndex index;
-        private final MoveGenerator gen;
-        private final int[] partitionOfKingPair, filled, squares, unmoves = new int[256];
-        private final long[][] buffers;
-        private final ArrayDeque<Tuple2<Integer, long[]>> ready = new ArrayDeque<>();
-        private int next;
-
-        KingUnmoves(PositionIndex index, MoveGenerator gen, int[] partitionOfKingPair) {
-            this.index = index;
-            this.gen = gen;
-            this.partitionOfKingPair = partitionOfKingPair;
-            int parts = Arrays.stream(partitionOfKingPair).max().orElse(0) + 1;
-            buffers = new long[parts][];
-            filled = new int[parts];
-            squares = new int[index.material().size()];
-        }
-
-        @Override public boolean hasNext() {
-            while (ready.isEmpty() && next < frontierSize) add(frontier[next++]);
-            if (ready.isEmpty() && next == frontierSize) for (int p = 0; p < buffers.length; p++) if (filled[p] > 0) flush(p);
-            return !ready.isEmpty();
-        }
-
-        /** The kings' un-moves of frontier entry {@code e}, each into its partition's buffer. */
-        private void add(int e) {
-            if (e >= 2 * (hi - lo)) return; // an en-passant entry's only un-move is its pawn's double push
-            int side = e & 1;
-            long i = lo + (e >>> 1);
-            index.decode(i, squares);
-            int selfSymmetries = index.symmetricKingPair(i) ? index.canonicalSymmetries(squares) : 1;
-            int n = gen.unmoves(squares, side, true, false, unmoves);
-            for (int k = 0; k < n; k++) {
-                long key = unmove(index, squares, side, selfSymmetries, unmoves[k]);
-                if (key < 0) continue;
-                int p = partitionOfKingPair[(int) ((key >>> 4) / index.restSize())];
-                if (buffers[p] == null) buffers[p] = new long[BATCH];
-                buffers[p][filled[p]++] = key;
-                if (filled[p] == BATCH) flush(p);
-            }
-        }
-
-        private void flush(int p) {
-            ready.add(new Tuple2<>(p, Arrays.copyOf(buffers[p], filled[p])));
-            filled[p] = 0;
-        }
-
-        @Override public Tuple2<Integer, long[]> next() {
-            if (!hasNext()) throw new NoSuchElementException();
-            return ready.poll();
-        }
+        return new KingUnmoveBatches(index, gen, partitionOfKingPair, lo, (int) (2 * (hi - lo)), frontier, frontierSize, (e, key) -> key);
     }
 
     /** The entries of the table won or lost so far (a resumed run's start of its count). */

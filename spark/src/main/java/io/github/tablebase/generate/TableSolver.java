@@ -167,6 +167,20 @@ public final class TableSolver {
         }
     }
 
+    /**
+     * The DTZ of a table whose DTM this solver solved ({@code solved}), under the game's rule, its smaller tables'
+     * DTZ read through {@code subs}: over the same partitions ({@link DtzPlies}), or, for a table solved in one task,
+     * in the one task that reads it ({@link DtzSolve#plane}). Codes by solved partition ({@link SolvedPartition#ofDtz}).
+     */
+    public JavaRDD<SolvedPartition> solveDtz(SolvedTable solved, SmallerTables subs) throws IOException {
+        Material material = solved.material();
+        int partitions = solved.partitions().getNumPartitions();
+        if (partitions == 1) return DtzSolve.plane(jsc, material, subs);
+        PositionIndex index = new PositionIndex(material);
+        return DtzPlies.solve(jsc, new Layout(material, index, new MoveGenerator(material), partitions), DtzPlies.Exits.of(material, subs),
+                io.github.tablebase.probe.Dtz.RULE_PLIES, RunSettings.of(jsc).sliceStorage(), RunSettings.of(jsc).failOnceAtPly(), progress);
+    }
+
     /** A table cut into partitions: whole king pairs each, and the partition that owns each king pair. */
     record Layout(Material material, PositionIndex index, MoveGenerator gen, int partitions, long[] starts, int[] partitionOfKingPair)
             implements java.io.Serializable {
@@ -246,7 +260,7 @@ public final class TableSolver {
         T run() throws Exception;
     }
 
-    private static <T> T stopping(FailFast failFast, Action<T> action) throws IOException {
+    static <T> T stopping(FailFast failFast, Action<T> action) throws IOException {
         try {
             return action.run();
         } catch (Exception e) {
@@ -314,7 +328,7 @@ public final class TableSolver {
     }
 
     /** The kings' un-moves of a task that fails as it starts to read them, on its first attempt only. */
-    private static Iterator<long[]> failingFirstAttempt(Iterator<long[]> kingKeys) {
+    static Iterator<long[]> failingFirstAttempt(Iterator<long[]> kingKeys) {
         return new Iterator<>() {
             @Override public boolean hasNext() {
                 TaskContext task = TaskContext.get();

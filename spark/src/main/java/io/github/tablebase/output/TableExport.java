@@ -12,7 +12,7 @@ import io.github.tablebase.probe.Manifest.FileEntry;
 import io.github.tablebase.probe.Manifest;
 import io.github.tablebase.probe.Result;
 import io.github.tablebase.probe.ResultPlane;
-import io.github.tablebase.table.DtzCodes;
+import io.github.tablebase.probe.EntryResults;
 import io.github.tablebase.table.DtzCount;
 import io.github.tablebase.table.RunSettings;
 import io.github.tablebase.table.SmallerTables;
@@ -87,7 +87,7 @@ public final class TableExport {
      * last Parquet file was in place.
      */
     public static Written write(SparkSession spark, SolvedTable table, SmallerTables smaller, OutputFolder folder, Run run,
-                                            long entriesPerFile, JavaRDD<DtzCodes> dtz) throws IOException {
+                                            long entriesPerFile, JavaRDD<SolvedPartition> dtz) throws IOException {
         Material material = table.material();
         PositionIndex index = table.index();
         JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
@@ -100,10 +100,7 @@ public final class TableExport {
             long[] starts = IndexedTable.partStarts(index, entriesPerFile);
             int parts = starts.length - 1;
             DtzWritten dtzWritten = null;
-            if (dtz != null) {
-                jsc.setJobDescription(material.name() + ": DTZ under the 50-move rule");
-                dtzWritten = dtz.map(codes -> writeDtz(staging, index, starts, codes, smaller.hadoop())).first();
-            }
+            if (dtz != null) dtzWritten = writeDtz(jsc, staging, index, starts, dtz, new Path(planes, "dtz").toString(), smaller);
             List<String> dtzParts = dtzWritten == null || !parquet ? null
                     : dtzWritten.files().stream().map(f -> new Path(staging, f.name()).toString()).toList();
             // a job of fewer parts than cores would leave cores idle: its tasks use them
@@ -268,17 +265,21 @@ public final class TableExport {
 
     /** A task's lookups of what each move leads to: the table's own result planes and the smaller tables, mapped. */
     private static Successors successors(Material material, List<PlaneFile> planeFiles, SmallerTables smaller) throws IOException {
+        return new Successors(material, planeResults(material, planeFiles, smaller.hadoop()), smaller.open());
+    }
+
+    /** A table's result planes, mapped: its codes by entry. */
+    private static ResultPlane planeResults(Material material, List<PlaneFile> planeFiles, Configuration hadoop) throws IOException {
         List<EntryPlane.Range> ranges = new ArrayList<>();
         List<LatePlies> late = new ArrayList<>();
         for (PlaneFile f : planeFiles) {
-            java.nio.file.Path local = TableFiles.local(new Path(f.uri()), smaller.hadoop());
+            java.nio.file.Path local = TableFiles.local(new Path(f.uri()), hadoop);
             ranges.add(new EntryPlane.Range(local, 0, f.first(), f.end()));
             try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(local)) {
                 late.add(LatePlies.read(channel, f.end() - f.first(), local, f.first(), f.end()));
             }
         }
-        ResultPlane own = new ResultPlane(EntryPlane.map(ranges, 2 * new PositionIndex(material).size()), LatePlies.union(late));
-        return new Successors(material, own, smaller.open());
+        return new ResultPlane(EntryPlane.map(ranges, 2 * new PositionIndex(material).size()), LatePlies.union(late));
     }
 
     /**
@@ -393,62 +394,57 @@ public final class TableExport {
     /** A table's DTZ files (packed parts; compressed, White to move's parts first) and each side to move's figures. */
     record DtzWritten(List<FileEntry> files, List<FileEntry> compressed, List<Manifest.DtzSide> sides) implements Serializable {}
 
-    /** A part's DTZ files: packed, and compressed for each side to move. */
-    private record DtzPart(FileEntry packed, FileEntry white, FileEntry black) {}
+    /** A part's DTZ files, packed, and compressed for each side to move; each side to move's counts. */
+    private record DtzPart(FileEntry packed, FileEntry white, FileEntry black, DtzCount[] counts) implements Serializable {}
 
     /**
-     * Writes a table's DTZ codes in the parts {@code starts} gives (the DTM table's), on every core: as packed tables
-     * whose results are {@link Dtz} codes (a code is a {@link Result} code: a win in n plies the code of ply 2n - 1, a
-     * loss the code of ply 2n; those past a byte listed as late plies) and no best moves, what the Parquet rows and
-     * bigger tables read, and as a compressed table of each side to move, what the probe reads; and counts each side's
-     * five results and longest DTZ.
+     * Writes a table's DTZ, its codes in solved partitions (a DTZ code is a {@link Result} code: see {@link
+     * SolvedPartition#ofDtz}), in the parts {@code starts} gives (the DTM table's): first each partition's codes as a
+     * result plane under {@code planes}, then a task a part, each writing its part as a packed table with no best
+     * moves (what the Parquet rows and bigger tables read) and as a compressed table of each side to move (what the
+     * probe reads), and counting each side's five results and longest DTZ.
      */
-    static DtzWritten writeDtz(String staging, PositionIndex index, long[] starts, DtzCodes codes, Configuration hadoop) {
+    static DtzWritten writeDtz(JavaSparkContext jsc, String staging, PositionIndex index, long[] starts, JavaRDD<SolvedPartition> dtz,
+                               String planes, SmallerTables smaller) {
+        Material material = index.material();
+        jsc.setJobDescription(material.name() + ": DTZ under the 50-move rule, its result planes");
+        List<PlaneFile> planeFiles = dtz.map(b -> writePlane(planes, b, smaller.hadoop())).collect();
         int parts = starts.length - 1;
-        String attempt = attempt(); // the task's: the parts' threads have none
-        List<DtzPart> written = IntStream.range(0, parts).parallel()
-                .mapToObj(k -> writeDtzPart(staging, index, k, parts, starts[k], starts[k + 1], codes, attempt, hadoop)).toList();
+        jsc.setJobDescription(material.name() + ": DTZ files");
+        List<DtzPart> written = jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> writeDtzPart(staging, index, k, parts,
+                starts[k], starts[k + 1], planeResults(material, planeFiles, smaller.hadoop()), smaller.hadoop())).collect();
         List<FileEntry> compressed = new ArrayList<>();
         written.forEach(p -> compressed.add(p.white()));
         written.forEach(p -> compressed.add(p.black()));
         List<Manifest.DtzSide> sides = new ArrayList<>();
-        for (int s = 0; s < 2; s++) sides.add(DtzCount.of(codes, s, Dtz.RULE_PLIES).manifestSide());
+        for (int s = 0; s < 2; s++) {
+            int side = s;
+            sides.add(written.stream().map(p -> p.counts()[side]).reduce(DtzCount::plus).orElseThrow().manifestSide());
+        }
         return new DtzWritten(written.stream().map(DtzPart::packed).toList(), List.copyOf(compressed), List.copyOf(sides));
     }
 
-    /** Writes part {@code k} of {@code parts}, indexes {@code lo .. hi - 1}, of {@link #writeDtz}, as task attempt {@code attempt}. */
-    private static DtzPart writeDtzPart(String staging, PositionIndex index, int k, int parts, long lo, long hi, DtzCodes codes,
-                                        String attempt, Configuration hadoop) {
-        byte[] results = new byte[Math.toIntExact(2 * (hi - lo))];
-        int late = 0;
-        for (int at = 0; at < results.length; at++) if (codes.get(2 * lo + at) > Result.code(Result.MAX_PLY)) late++;
-        long[] lateEntries = new long[late];
-        int[] latePlies = new int[late];
-        late = 0;
-        for (int at = 0; at < results.length; at++) {
-            int c = codes.get(2 * lo + at);
-            if (c > Result.code(Result.MAX_PLY)) {
-                lateEntries[late] = 2 * lo + at;
-                latePlies[late++] = Result.ply(c);
-                c = Result.code(Result.MAX_PLY);
-            }
-            results[at] = (byte) c;
-        }
-        LatePlies plies = LatePlies.of(Result.MAX_PLY, lateEntries, latePlies);
+    /** Writes part {@code k} of {@code parts}, indexes {@code lo .. hi - 1}, of {@link #writeDtz}, from its codes {@code codes}; counts them. */
+    private static DtzPart writeDtzPart(String staging, PositionIndex index, int k, int parts, long lo, long hi, EntryResults codes,
+                                        Configuration hadoop) {
+        SolvedPartition part = SolvedPartition.ofDtz(lo, Math.toIntExact(2 * (hi - lo)), at -> codes.result(2 * lo + at));
+        byte[] results = part.results();
+        LatePlies plies = part.late();
         try {
             String name = dtzName(index.material(), null, k, parts, ".tbl");
             Path file = new Path(staging, name);
-            String sha256 = writeAside(file, hadoop, attempt, out -> IndexedTable.writePart(index, lo, hi, results, null, plies, out));
+            String sha256 = writeAside(file, hadoop, out -> IndexedTable.writePart(index, lo, hi, results, null, plies, out));
             FileEntry packed = new FileEntry(name, file.getFileSystem(hadoop).getFileStatus(file).getLen(), sha256, lo, hi);
             FileEntry[] sides = new FileEntry[2];
             for (Color side : Color.values()) {
                 String sideName = dtzName(index.material(), side, k, parts, CompressedTable.SUFFIX);
                 long[] sideBytes = new long[1];
-                String sideSha256 = writeAside(new Path(staging, sideName), hadoop, attempt,
-                        out -> sideBytes[0] = CompressedTable.write(index, lo, hi, results, side, null, plies, out));
+                String sideSha256 = writeAside(new Path(staging, sideName), hadoop, out -> sideBytes[0] = CompressedTable.write(index, lo, hi, results, side, null, plies, out));
                 sides[side.ordinal()] = new FileEntry(sideName, sideBytes[0], sideSha256, lo, hi);
             }
-            return new DtzPart(packed, sides[0], sides[1]);
+            DtzCount[] counts = new DtzCount[2];
+            for (int side = 0; side < 2; side++) counts[side] = DtzCount.of(codes, 2 * lo, 2 * hi, side, Dtz.RULE_PLIES);
+            return new DtzPart(packed, sides[0], sides[1], counts);
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }

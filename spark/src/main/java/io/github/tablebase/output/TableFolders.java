@@ -4,6 +4,7 @@ import io.github.tablebase.chess.Material;
 import io.github.tablebase.probe.IndexedTable;
 import io.github.tablebase.probe.Manifest;
 import io.github.tablebase.table.SmallerTables;
+import io.github.tablebase.table.SolvedPartition;
 import io.github.tablebase.table.SolvedTable;
 import io.github.tablebase.table.DtzFiles;
 import io.github.tablebase.table.TableFiles;
@@ -255,7 +256,7 @@ public final class TableFolders {
      * Writes a table just solved into its folder (aside, then renamed) and returns its files; {@code smaller} opens
      * the tables its captures reach; {@code dtz}, its DTZ to write too, or null.
      */
-    public Wrote write(SolvedTable table, SmallerTables smaller, JavaRDD<io.github.tablebase.table.DtzCodes> dtz) throws IOException {
+    public Wrote write(SolvedTable table, SmallerTables smaller, JavaRDD<SolvedPartition> dtz) throws IOException {
         long start = System.nanoTime(), startMillis = System.currentTimeMillis();
         TableExport.Written written;
         if (table.material().equals(asked)) {

@@ -56,12 +56,12 @@ class RunPlanTest {
         org.junit.jupiter.api.Assertions.assertTrue(RunPlan.of(order, m -> false, null, false, true).localHeap(2) > least);
     }
 
-    /** With DTZ a table's time counts its DTZ, but for a table that gets none (pawns past 2^31 indexes): the run says so instead. */
+    /** With DTZ a table's time counts its DTZ, a 6-piece table's with pawns too (solved over partitions). */
     @Test
-    void aRunWithDtzCountsItsTimeWhereATableGetsIt() {
-        Material krpkr = Material.parse("KRPKR"), pawns6 = Material.parse("KRPPKR");
-        assertTrue(RunPlan.of(List.of(krpkr), m -> false, null, false, true).seconds(2) > RunPlan.of(List.of(krpkr), m -> false, null, false, false).seconds(2));
-        assertNotNull(io.github.tablebase.generate.DtzSolve.unsupportedReason(pawns6));
-        assertEquals(RunPlan.of(List.of(pawns6), m -> false, null, false, false).seconds(2), RunPlan.of(List.of(pawns6), m -> false, null, false, true).seconds(2));
+    void aRunWithDtzCountsItsTime() {
+        for (String name : new String[] {"KRPKR", "KRPPKR"}) {
+            Material m = Material.parse(name);
+            assertTrue(RunPlan.of(List.of(m), x -> false, null, false, true).seconds(2) > RunPlan.of(List.of(m), x -> false, null, false, false).seconds(2), name);
+        }
     }
 }

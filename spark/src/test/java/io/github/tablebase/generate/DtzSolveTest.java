@@ -125,7 +125,7 @@ class DtzSolveTest {
         return counts;
     }
 
-    private static DtzCodes dtz(Material m, int rule) {
+    static synchronized DtzCodes dtz(Material m, int rule) {
         String key = m.name() + "/" + rule;
         DtzCodes codes = SOLVED.get(key);
         if (codes == null) {
@@ -136,7 +136,7 @@ class DtzSolveTest {
     }
 
     /** The smaller tables' DTZ, each solved here first. */
-    private static Successors exits(Material m, int rule) {
+    static Successors exits(Material m, int rule) {
         Map<Material, EntryResults> smaller = new HashMap<>();
         for (MaterialChange.Exit exit : MaterialChange.exits(m)) {
             Material after = exit.change().after().tableMaterial();
