@@ -155,7 +155,7 @@ final class TableRun {
             SmallerTables subs = new SmallerTables(jsc, m, smaller, dtz);
             if (dtzAsked && !subs.haveDtz()) progress.note(m.name() + ": no DTZ: a smaller table it reaches was made without its DTZ");
             SolvedTable solved = solver.solve(m, subs, work, share < cores && solver.partitions(m) > 1);
-            JavaRDD<SolvedPartition> dtzPlane = dtzAsked && subs.haveDtz() ? solver.solveDtz(solved, subs) : null;
+            JavaRDD<SolvedPartition> dtzPlane = dtzAsked && subs.haveDtz() ? solver.solveDtz(solved, subs, work) : null;
             progress.solved(m);
             coresFree.solved();
             result.seconds().put(m, solved.solve().seconds());

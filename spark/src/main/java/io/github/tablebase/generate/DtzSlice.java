@@ -6,7 +6,11 @@ import io.github.tablebase.probe.Dtz;
 import io.github.tablebase.probe.Result;
 import io.github.tablebase.table.SolvedPartition;
 import io.github.tablebase.table.TableInvariantException;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
 import java.io.Serializable;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Iterator;
 import scala.Tuple2;
@@ -74,6 +78,46 @@ final class DtzSlice implements Serializable {
             if (levels != null && canonical) levels[j] = (byte) zeroing.level(squares);
         }
         return new DtzSlice(lo, hi, codes, levels, rule, new int[0], 0, 0, -1);
+    }
+
+    /** Writes the slice in a plain binary form ({@link #readFrom} reads it back), for the work folder. */
+    void writeTo(DataOutputStream out) throws IOException {
+        out.writeLong(lo);
+        out.writeLong(hi);
+        out.writeInt(rule);
+        out.writeInt(level);
+        out.writeInt(ply);
+        ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+        out.writeInt(codes.length);
+        for (int from = 0; from < codes.length; from += buffer.capacity() / 2) {
+            int n = Math.min(codes.length - from, buffer.capacity() / 2);
+            buffer.clear();
+            buffer.asShortBuffer().put(codes, from, n);
+            out.write(buffer.array(), 0, 2 * n);
+        }
+        out.writeInt(levels == null ? -1 : levels.length);
+        if (levels != null) out.write(levels);
+        out.writeInt(frontierSize);
+        for (int f = 0; f < frontierSize; f++) out.writeInt(frontier[f]);
+    }
+
+    static DtzSlice readFrom(DataInputStream in) throws IOException {
+        long lo = in.readLong(), hi = in.readLong();
+        int rule = in.readInt(), level = in.readInt(), ply = in.readInt();
+        short[] codes = new short[in.readInt()];
+        byte[] bytes = new byte[1 << 16];
+        for (int from = 0; from < codes.length; from += bytes.length / 2) {
+            int n = Math.min(codes.length - from, bytes.length / 2);
+            in.readFully(bytes, 0, 2 * n);
+            ByteBuffer.wrap(bytes, 0, 2 * n).asShortBuffer().get(codes, from, n);
+        }
+        int levelCount = in.readInt();
+        byte[] levels = levelCount < 0 ? null : new byte[levelCount];
+        if (levels != null) in.readFully(levels);
+        int size = in.readInt();
+        int[] frontier = new int[Math.max(1024, size)];
+        for (int f = 0; f < size; f++) frontier[f] = in.readInt();
+        return new DtzSlice(lo, hi, codes, levels, rule, frontier, size, ply, level);
     }
 
     /** The highest pawn level of the slice's positions (0 without pawns). */

@@ -13,14 +13,24 @@ import org.apache.spark.storage.StorageLevel;
  * folder when {@link SaveClock} says so, and after a failed ply (an executor lost with the slices it kept) the last
  * ply saved is read back; three failures in a row end the run.
  */
-final class PlyLineage {
-    /** The slices after a ply, kept on the executors, and what the run knows of them. */
-    record PlyState(JavaRDD<TableSlice> slices, int ply, long frontier, long decided) {}
+final class PlyLineage<S> {
+    /** The slices after a ply (or step), kept on the executors, and what the run knows of them. */
+    record PlyState<S>(JavaRDD<S> slices, int ply, long frontier, long decided) {}
+
+    /** A kind of slice: how it is saved, and the actions that count its frontier and its entries decided. */
+    interface Slices<S> {
+        WorkFolder.Codec<S> codec();
+
+        long frontier(JavaRDD<S> slices);
+
+        long decided(JavaRDD<S> slices);
+    }
 
     /** Failed plies in a row before a run gives up. */
     static final int MOST_FAILURES = 3;
 
     private final JavaSparkContext jsc;
+    private final Slices<S> kind;
     private final Material material;
     private final WorkFolder work;
     private final FailFast failFast;
@@ -30,8 +40,10 @@ final class PlyLineage {
     private int failures;
 
     /** {@code work}: where plies are saved, or null for none; {@code storage}: how the executors keep the slices. */
-    PlyLineage(JavaSparkContext jsc, Material material, WorkFolder work, StorageLevel storage, FailFast failFast, SolveProgress progress) {
+    PlyLineage(JavaSparkContext jsc, Slices<S> kind, Material material, WorkFolder work, StorageLevel storage, FailFast failFast,
+               SolveProgress progress) {
         this.jsc = jsc;
+        this.kind = kind;
         this.storage = storage;
         this.material = material;
         this.work = work;
@@ -59,10 +71,10 @@ final class PlyLineage {
     }
 
     /** After ply {@code q}'s slices are made: saves them when the clock says so; the failures in a row start again. */
-    void made(JavaRDD<TableSlice> slices, int q) throws IOException {
+    void made(JavaRDD<S> slices, int q) throws IOException {
         if (work != null && saving.due(System.nanoTime())) {
             long saveStart = System.nanoTime();
-            work.save(slices, WorkFolder.TABLE_SLICES, q);
+            work.save(slices, kind.codec(), q);
             work.finish(q, Map.of("endgame", material.name(), "ply", q));
             saving.saved(saveStart, System.nanoTime());
         }
@@ -73,7 +85,7 @@ final class PlyLineage {
      * After ply {@code q} failed with {@code failure}: the last ply saved, read back and kept; or, when nothing can
      * be read back (no work folder, nothing saved, too many failures, or a failure that stops the run), the failure.
      */
-    PlyState restore(int q, Exception failure) throws Exception {
+    PlyState<S> restore(int q, Exception failure) throws Exception {
         if (failFast.cause() != null) throw new IOException(failFast.cause(), failure);
         int saved = work == null ? -1 : work.lastLevel();
         if (saved < 0) throw new IOException(material.name() + ": ply " + q + " failed (" + firstLine(failure) + ")"
@@ -82,8 +94,8 @@ final class PlyLineage {
         progress.note(String.format("%s: ply %d failed (%s); continuing from ply %d saved in %s", material.name(), q,
                 firstLine(failure), saved, work.location()));
         TableSolver.label(jsc, String.format("%s: ply %d read back", material.name(), saved));
-        JavaRDD<TableSlice> slices = kept(work.load(jsc, WorkFolder.TABLE_SLICES, saved), storage);
-        return new PlyState(slices, saved, TableSolver.frontier(slices), slices.map(TableSlice::decided).reduce(Long::sum));
+        JavaRDD<S> slices = kept(work.load(jsc, kind.codec(), saved), storage);
+        return new PlyState<>(slices, saved, kind.frontier(slices), kind.decided(slices));
     }
 
     private static String firstLine(Exception e) {

@@ -169,16 +169,19 @@ public final class TableSolver {
 
     /**
      * The DTZ of a table whose DTM this solver solved ({@code solved}), under the game's rule, its smaller tables'
-     * DTZ read through {@code subs}: over the same partitions ({@link DtzPlies}), or, for a table solved in one task,
-     * in the one task that reads it ({@link DtzSolve#plane}). Codes by solved partition ({@link SolvedPartition#ofDtz}).
+     * DTZ read through {@code subs}: over the same partitions ({@link DtzPlies}), its steps saved in the table's work
+     * folder under {@code workDir} (or null for none), or, for a table solved in one task, in the one task that reads
+     * it ({@link DtzSolve#plane}). Codes by solved partition ({@link SolvedPartition#ofDtz}).
      */
-    public JavaRDD<SolvedPartition> solveDtz(SolvedTable solved, SmallerTables subs) throws IOException {
+    public JavaRDD<SolvedPartition> solveDtz(SolvedTable solved, SmallerTables subs, String workDir) throws IOException {
         Material material = solved.material();
         int partitions = solved.partitions().getNumPartitions();
         if (partitions == 1) return DtzSolve.plane(jsc, material, subs);
         PositionIndex index = new PositionIndex(material);
         return DtzPlies.solve(jsc, new Layout(material, index, new MoveGenerator(material), partitions), DtzPlies.Exits.of(material, subs),
-                io.github.tablebase.probe.Dtz.RULE_PLIES, RunSettings.of(jsc).sliceStorage(), RunSettings.of(jsc).failOnceAtPly(), progress);
+                io.github.tablebase.probe.Dtz.RULE_PLIES, RunSettings.of(jsc).sliceStorage(),
+                workDir == null ? null : new org.apache.hadoop.fs.Path(WorkFolder.ofTable(workDir, material), "dtz").toString(),
+                RunSettings.of(jsc).failOnceAtPly(), progress);
     }
 
     /** A table cut into partitions: whole king pairs each, and the partition that owns each king pair. */
@@ -230,13 +233,13 @@ public final class TableSolver {
                 settings.sliceStorage());
         if (resumeAt >= 0) progress.note(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
         long frontier = stopping(failFast, () -> frontier(slices));
-        long decided = resumeAt >= 0 ? slices.map(TableSlice::decided).reduce(Long::sum) : frontier;
+        long decided = resumeAt >= 0 ? TABLE_SLICES.decided(slices) : frontier;
         int lastEvent = slices.map(TableSlice::lastEventPly).reduce(Math::max);
         heap.sample();
         if (resumeAt < 0) progress.note(String.format("%s: %,d entries, moves, captures and promotions (%d other tables) in %.1f s; ply  0: %,d checkmates",
                 material.name(), 2 * index.size(), subs.count(), (System.nanoTime() - start) / 1e9, frontier));
-        PlyLineage lineage = new PlyLineage(jsc, material, work, settings.sliceStorage(), failFast, progress);
-        JavaRDD<TableSlice> solved = solvePlies(layout, new PlyLineage.PlyState(slices, Math.max(resumeAt, 0), frontier, decided), lastEvent, lineage,
+        PlyLineage<TableSlice> lineage = new PlyLineage<>(jsc, TABLE_SLICES, material, work, settings.sliceStorage(), failFast, progress);
+        JavaRDD<TableSlice> solved = solvePlies(layout, new PlyLineage.PlyState<>(slices, Math.max(resumeAt, 0), frontier, decided), lastEvent, lineage,
                 settings.failOnceAtPly(), settings.sliceStorage(), meters, release, executorHeaps);
         heap.sample();
         JavaRDD<SolvedPartition> blocks = checkpointed(solved.map(TableSlice::solvedPartition));
@@ -275,8 +278,8 @@ public final class TableSolver {
      * The plies after {@code state}'s, each a Spark stage that shuffles the kings' un-moves, until a ply decides
      * nothing and no capture's result lies ahead ({@code lastEvent}); returns the last slices, kept.
      */
-    private JavaRDD<TableSlice> solvePlies(Layout layout, PlyLineage.PlyState state, int lastEvent, PlyLineage lineage, int failOnceAt,
-                                           StorageLevel storage, PlyMeters meters, SliceRelease release, ExecutorHeaps executorHeaps)
+    private JavaRDD<TableSlice> solvePlies(Layout layout, PlyLineage.PlyState<TableSlice> state, int lastEvent, PlyLineage<TableSlice> lineage,
+                                           int failOnceAt, StorageLevel storage, PlyMeters meters, SliceRelease release, ExecutorHeaps executorHeaps)
             throws IOException {
         for (int q = state.ply() + 1; state.frontier() > 0 || q <= lastEvent; q++) {
             meters.plyStarts();
@@ -293,13 +296,13 @@ public final class TableSolver {
                 continue;
             }
             state.slices().unpersist(false);
-            state = new PlyLineage.PlyState(next, q, found, state.decided() + found);
+            state = new PlyLineage.PlyState<>(next, q, found, state.decided() + found);
             meters.plyDone(q, found, state.decided());
         }
         return state.slices();
     }
 
-    private static PlyLineage.PlyState restored(PlyLineage lineage, int q, Exception failure) throws IOException {
+    static <S> PlyLineage.PlyState<S> restored(PlyLineage<S> lineage, int q, Exception failure) throws IOException {
         try {
             return lineage.restore(q, failure);
         } catch (IOException | RuntimeException e) {
@@ -342,7 +345,14 @@ public final class TableSolver {
     }
 
 
-    static long frontier(JavaRDD<TableSlice> slices) {
-        return slices.map(s -> (long) s.frontierSize).reduce(Long::sum);
-    }
+    static long frontier(JavaRDD<TableSlice> slices) { return TABLE_SLICES.frontier(slices); }
+
+    /** The DTM's slices: saved as {@link TableSlice#writeTo} writes them. */
+    static final PlyLineage.Slices<TableSlice> TABLE_SLICES = new PlyLineage.Slices<>() {
+        @Override public WorkFolder.Codec<TableSlice> codec() { return WorkFolder.TABLE_SLICES; }
+
+        @Override public long frontier(JavaRDD<TableSlice> slices) { return slices.map(s -> (long) s.frontierSize).reduce(Long::sum); }
+
+        @Override public long decided(JavaRDD<TableSlice> slices) { return slices.map(TableSlice::decided).reduce(Long::sum); }
+    };
 }

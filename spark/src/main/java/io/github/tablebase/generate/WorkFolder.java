@@ -87,6 +87,12 @@ public final class WorkFolder implements Serializable {
         @Override public TableSlice read(DataInputStream in) throws IOException { return TableSlice.readFrom(in); }
     };
 
+    static final Codec<DtzSlice> DTZ_SLICES = new Codec<>() {
+        @Override public void write(DtzSlice s, DataOutputStream out) throws IOException { s.writeTo(out); }
+
+        @Override public DtzSlice read(DataInputStream in) throws IOException { return DtzSlice.readFrom(in); }
+    };
+
     /** The last finished level, or -1; unfinished levels are dropped. */
     int lastLevel() throws IOException {
         FileSystem fs = fs();
