@@ -30,6 +30,10 @@ public final class Cli {
         } catch (Exception e) {
             if (stopping) return 130;
             return failed(name, usage, e);
+        } catch (OutOfMemoryError e) {
+            System.err.printf("%s: error: out of memory in a heap of %,d MB: run it with more (DRIVER_MEMORY=4g jobs/%s ...)%s%n", name,
+                    Runtime.getRuntime().maxMemory() >> 20, name, usage.contains("--cache-mb") ? ", or a smaller --cache-mb" : "");
+            return 1;
         }
     }
 
@@ -70,10 +74,15 @@ public final class Cli {
 
     /** {@link #openTables(Args, Tablebase.Check)} reading the files {@code source} says, its refused tables left to the caller. */
     static Tablebase openTables(Args args, Tablebase.Check check, Tablebase.Source source) throws IOException {
+        return openTables(args, check, source, 1);
+    }
+
+    /** {@link #openTables(Args, Tablebase.Check, Tablebase.Source)} with a {@code share}-th of the cache's budget, for one of that many open at once. */
+    static Tablebase openTables(Args args, Tablebase.Check check, Tablebase.Source source, int share) throws IOException {
         String table = args.get("--table", null), tables = args.get("--tables", null);
         if ((table == null) == (tables == null)) throw new Args.UsageException("give --table DIR or --tables DIR");
         long cache = args.get("--cache-mb", null) == null ? BlockCache.defaultBytes() : (long) args.positiveInt("--cache-mb", 0) << 20;
-        return Tablebase.open(List.of(Path.of(table != null ? table : tables)), check, cache, source);
+        return Tablebase.open(List.of(Path.of(table != null ? table : tables)), check, cache / share, source);
     }
 
     /** A refused table in one line: which, where, why, and that the others answer. */

@@ -62,8 +62,9 @@ public final class Verify {
             for (Tablebase.Refused r : sums.refused()) if (r.material() != null) leftOut.add(r.material());
         }
         List<Material> materials;
-        try (Tablebase packed = Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.PACKED);
-             Tablebase compressed = Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.COMPRESSED_FIRST)) {
+        // two tablebases at once (each reads the compressed files where no packed ones are kept): half the cache each
+        try (Tablebase packed = Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.PACKED, 2);
+             Tablebase compressed = Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.COMPRESSED_FIRST, 2)) {
             materials = packed.materials().stream().filter(m -> !leftOut.contains(m) && compressed.materials().contains(m)).toList();
             for (Material m : materials) {
                 long tableStart = System.nanoTime();

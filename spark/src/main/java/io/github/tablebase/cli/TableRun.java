@@ -186,6 +186,7 @@ final class TableRun {
             throw new CompletionException(e);
         } finally {
             s.table().release();
+            if (s.dtz() != null) s.dtz().unpersist(false);
             s.smaller().release();
             coresFree.written();
         }

@@ -107,8 +107,8 @@ final class DtzPlies {
             JavaRDD<SolvedPartition> codes = TableSolver.checkpointed(solved.map(DtzSlice::solvedPartition).persist(StorageLevel.MEMORY_AND_DISK()));
             TableSolver.stopping(failFast, () -> release.releasing(solved, codes::count));
             solved.unpersist(false);
-            progress.note(String.format("%s: DTZ over %d partitions in %.1f s, %d pawn levels, %d steps", material.name(), layout.partitions(),
-                    (System.nanoTime() - start) / 1e9, top + 1, state.ply()));
+            progress.note(String.format("%s: DTZ over %d partitions in %.1f s, %d Spark steps%s", material.name(), layout.partitions(),
+                    (System.nanoTime() - start) / 1e9, state.ply(), material.hasPawns() ? String.format(" (%d pawn levels)", top + 1) : ""));
             return codes;
         } finally {
             jsc.clearCallSite();
