@@ -3,6 +3,7 @@ package io.github.tablebase.generate;
 import io.github.tablebase.chess.MoveGenerator;
 import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.probe.Dtz;
+import io.github.tablebase.probe.EntryResults;
 import io.github.tablebase.probe.Result;
 import io.github.tablebase.table.SolvedPartition;
 import io.github.tablebase.table.TableInvariantException;
@@ -155,13 +156,14 @@ final class DtzSlice implements Serializable {
         int[] first = new int[1024];
         int size = 0;
         long base = 2 * lo;
+        EntryResults own = entry -> c[(int) (entry - base)]; // a pawn move keeps the king pair: its position is in this slice
         for (int j = 0; j < c.length / 2; j++) {
             if (levels != null && levels[j] != level || c[2 * j] != UNSET && c[2 * j + 1] != UNSET) continue;
             index.decode(lo + j, squares);
             for (int side = 0; side < 2; side++) {
                 int e = 2 * j + side;
                 if (c[e] != UNSET) continue;
-                int best = zeroing.best(squares, side, entry -> c[(int) (entry - base)]);
+                int best = zeroing.best(squares, side, own);
                 if (zeroing.legal() == 0) {
                     boolean mated = gen.inCheck(squares, side);
                     c[e] = (short) (mated ? Dtz.loss(0) : Dtz.DRAW);
