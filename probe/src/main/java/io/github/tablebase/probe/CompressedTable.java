@@ -9,7 +9,6 @@ import io.github.tablebase.chess.Piece;
 import io.github.tablebase.chess.PieceType;
 import io.github.tablebase.chess.Position;
 import io.github.tablebase.chess.PositionIndex;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -27,12 +26,10 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.Function;
 import java.util.function.ToIntFunction;
 import java.util.zip.CRC32;
-import org.tukaani.xz.LZMA2Options;
-import org.tukaani.xz.LZMAOutputStream;
 
 /**
  * The compressed table of an endgame, the format a prober ships: the result bytes of one side to move only, in
- * blocks of {@link #blockEntries} entries, each compressed on its own (raw LZMA: xz-java's encoder, {@link LzmaBlockDecoder}), so
+ * blocks of {@link #blockEntries} entries, each compressed on its own ({@link BlockCodec}: raw LZMA, or at six pieces a Zstandard frame), so
  * that a lookup decompresses one block. No best moves: the probe finds them by one ply of search, as it finds the value of
  * a position with the other side to move. Like the packed table, one or more part files, each a range of whole king
  * pairs ({@code kqkr.cdtm}, or {@code kqkr.00000.cdtm}, ... as the manifest lists them). Little-endian:
@@ -43,12 +40,13 @@ import org.tukaani.xz.LZMAOutputStream;
  *  32      int64    lo, first index of this part
  *  40      int64    hi, end of this part's indexes (exclusive)
  *  48      byte     side to move stored: 0 White, 1 Black ({@link #storedSide})
- *  49      byte     LZMA properties, (pb * 5 + lp) * 9 + lc
+ *  49      byte     LZMA properties, (pb * 5 + lp) * 9 + lc; 0 with bit 3
  *  50      byte     the lead of the blocks' order ({@link BlockOrder}): 0 the index's order, r run r - 1 in front
  *  51      byte     flags: bit 0 set, byte 255 marks an entry that its captures and promotions decide ({@link #BY_EXITS});
  *                     bit 1 set, the blocks hold the result bytes wins first, then losses ({@link #STORED_BYTE});
- *                     bit 2 set, each block table entry holds its chunks' CRC-32s ({@link #CHUNKS})
- *  52      int32    LZMA dictionary size
+ *                     bit 2 set, each block table entry holds its chunks' CRC-32s ({@link #CHUNKS});
+ *                     bit 3 set, each block is a Zstandard frame (never with bit 2)
+ *  52      int32    LZMA dictionary size; B with bit 3
  *  56      int32    entries per block B
  *  60      int32    CRC-32 of bytes 0 .. 59 and the block table
  *  64     E bytes   a block table entry per block, M = ceil((hi - lo) / B) of them: int64 offset of the block's
@@ -56,7 +54,7 @@ import org.tukaani.xz.LZMAOutputStream;
  *                     in the last block) it decompresses to; where flag bit 2 is set, 8 int32 more, the CRC-32 of each
  *                     chunk of ceil(B / 8) of those bytes in turn (fewer or none in the last block: an empty chunk's
  *                     is 0); E is 16, or 48 with bit 2
- *  64+E*M           the blocks, raw LZMA streams with no end marker
+ *  64+E*M           the blocks, raw LZMA streams with no end marker, or with bit 3 Zstandard frames (RFC 8878)
  *                   only in a table with plies past 253: the part's {@link LatePlies} of the stored side, the
  *                     entries whose byte 254 stands for a later ply, with their plies
  * </pre>
@@ -98,7 +96,7 @@ public final class CompressedTable implements DtmTable {
      * its decompressed blocks, their bytes mapped back to result bytes: a block whole, or its first chunks.
      */
     private record Part(Path file, FileChannel channel, long lo, long hi, BlockOrder order, boolean marksExits, boolean winsThenLosses,
-                        long[] offsets, int[] lengths, int[] crcs, int[] chunkCrcs, AtomicReferenceArray<byte[]> blocks,
+                        BlockCodec codec, long[] offsets, int[] lengths, int[] crcs, int[] chunkCrcs, AtomicReferenceArray<byte[]> blocks,
                         AtomicReferenceArray<Decoding> decodings, LatePlies late) {}
 
     /** Header byte 51's bit: byte {@link #MARK} stands for {@link #BY_EXITS}. */
@@ -107,6 +105,8 @@ public final class CompressedTable implements DtmTable {
     static final int WINS_THEN_LOSSES = 2;
     /** Header byte 51's bit: each block-table entry is followed by the CRC-32s of its block's {@link #CHUNKS} chunks. */
     static final int CHUNK_CRCS = 4;
+    /** Header byte 51's bit: each block is a Zstandard frame ({@link BlockCodec#ZSTD}), else a raw LZMA stream. */
+    static final int ZSTD_FRAMES = 8;
     /**
      * A result byte as the blocks store it where flag {@link #WINS_THEN_LOSSES} is set: a win (byte 2k, ply 2k - 1) as
      * k, a loss (byte 2k + 1, ply 2k) as 128 + k, 0 (draw) and 255 as they are. LZMA codes each literal in the context
@@ -224,34 +224,6 @@ public final class CompressedTable implements DtmTable {
     }
 
     /**
-     * How the generator compresses: LZMA's normal mode with the binary-tree match finder (nice length 96), a block's
-     * size as its dictionary, with no literal or position context bits (lc 0, pb 0: 1.0 % smaller than lc 3, pb 3 on
-     * 296 KRRRKQ blocks, 0.7 to 1.0 % on 4- and 5-piece ones; a byte's context is better told by the match finder).
-     */
-    private static LZMA2Options options(int block) { return blockOptions(6, true, block); }
-
-    /** How the writer compresses its samples to choose an order: LZMA's fast mode (a 3-piece block in 2 ms against 13 to 30). */
-    private static LZMA2Options sampleOptions(int block) { return blockOptions(0, false, block); }
-
-    /** LZMA's {@code preset} with a block's dictionary and contexts, and with {@code normal} the generator's normal mode. */
-    private static LZMA2Options blockOptions(int preset, boolean normal, int block) {
-        try {
-            LZMA2Options options = new LZMA2Options(preset);
-            if (normal) {
-                options.setMode(LZMA2Options.MODE_NORMAL);
-                options.setMatchFinder(LZMA2Options.MF_BT4);
-                options.setNiceLen(96);
-            }
-            options.setDictSize(Math.max(LZMA2Options.DICT_SIZE_MIN, block));
-            options.setLcLp(0, 0);
-            options.setPb(0);
-            return options;
-        } catch (org.tukaani.xz.UnsupportedOptionsException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    /**
      * Writes the part holding indexes {@code lo .. hi - 1} from its result bytes {@code results} (the packed part's
      * plane: entry {@code 2 * (index - lo) + side}) and the table's {@code late} plies, and returns the bytes written.
      * {@code byExits} (offsets {@code index - lo}, may be null) are the stored side's entries that their captures and
@@ -272,39 +244,41 @@ public final class CompressedTable implements DtmTable {
         int side = stored.ordinal();
         byte[] ordered = new byte[Math.toIntExact(hi - lo)];
         int block = blockEntries(index.material());
-        Choice choice = leastOrder(index, results, side, byExits == null || byExits.isEmpty() ? null : byExits, ordered.length, block);
+        BlockCodec codec = BlockCodec.of(index.material());
+        Choice choice = leastOrder(index, results, side, byExits == null || byExits.isEmpty() ? null : byExits, ordered.length, block, codec);
         choice.order().arrange(results, side, ordered);
         BitSet marks = null;
         if (choice.marked()) {
             marks = new BitSet(ordered.length);
             for (int at = byExits.nextSetBit(0); at >= 0; at = byExits.nextSetBit(at + 1)) marks.set((int) choice.order().stored(at));
         }
-        return write(index, lo, hi, side, block, choice.order(), ordered, marks, choice.compressed(), late, out);
+        return write(index, lo, hi, side, block, codec, choice.order(), ordered, marks, choice.compressed(), late, out);
     }
 
     /**
-     * Writes the part holding indexes {@code lo .. hi - 1} in blocks of {@code block} entries, the stored side's results
+     * Writes the part holding indexes {@code lo .. hi - 1} in blocks of {@code block} entries coded by {@code codec}, the stored side's results
      * already arranged in {@code order},
      * the entries at {@code marks} (offsets in that order; null for none) marked as decided by their captures and promotions;
      * {@code done} (null for none) holds blocks already compressed so, by their number, null where not.
      */
-    static long write(PositionIndex index, long lo, long hi, int side, int block, BlockOrder order, byte[] ordered, BitSet marks, Compressed[] done,
-                      LatePlies late, OutputStream out) throws IOException {
+    static long write(PositionIndex index, long lo, long hi, int side, int block, BlockCodec codec, BlockOrder order, byte[] ordered, BitSet marks,
+                      Compressed[] done, LatePlies late, OutputStream out) throws IOException {
         int blocks = (ordered.length + block - 1) / block;
-        LZMA2Options options = options(block);
-        ByteBuffer head = ByteBuffer.allocate(HEADER + (BLOCK_ENTRY + 4 * CHUNKS) * blocks).order(ByteOrder.LITTLE_ENDIAN);
+        boolean chunked = codec == BlockCodec.LZMA; // a Zstandard block is decoded whole: its CRC-32 checks it
+        ByteBuffer head = ByteBuffer.allocate(HEADER + (BLOCK_ENTRY + (chunked ? 4 * CHUNKS : 0)) * blocks).order(ByteOrder.LITTLE_ENDIAN);
         IndexedTable.putRange(head, MAGIC, index, lo, hi);
-        head.put((byte) side).put((byte) ((options.getPb() * 5 + options.getLp()) * 9 + options.getLc())).put((byte) order.lead)
-                .put((byte) ((marks == null ? 0 : MARKS_EXITS) | WINS_THEN_LOSSES | CHUNK_CRCS));
-        head.putInt(options.getDictSize()).putInt(block).putInt(0); // the CRC-32, once the block table is known
+        head.put((byte) side).put((byte) codec.properties()).put((byte) order.lead)
+                .put((byte) ((marks == null ? 0 : MARKS_EXITS) | WINS_THEN_LOSSES | (chunked ? CHUNK_CRCS : ZSTD_FRAMES)));
+        head.putInt(codec.dictionary(block)).putInt(block).putInt(0); // the CRC-32, once the block table is known
         // blocks compressed on every core (a small table's one part would leave all but one idle), laid out in order
         List<Compressed> compressed = java.util.stream.IntStream.range(0, blocks).parallel()
-                .mapToObj(j -> done != null && done[j] != null ? done[j] : compressed(ordered, marks, j * block, Math.min(block, ordered.length - j * block), block, options))
+                .mapToObj(j -> done != null && done[j] != null ? done[j]
+                        : compressed(ordered, marks, j * block, Math.min(block, ordered.length - j * block), block, codec, false))
                 .toList();
         long offset = head.capacity();
         for (Compressed c : compressed) {
             head.putLong(offset).putInt(c.bytes().length).putInt(c.crc());
-            for (int chunk : c.chunkCrcs()) head.putInt(chunk);
+            if (chunked) for (int chunk : c.chunkCrcs()) head.putInt(chunk);
             offset += c.bytes().length;
         }
         head.putInt(60, headerCrc(head.array()));
@@ -315,26 +289,21 @@ public final class CompressedTable implements DtmTable {
         return offset + stored.bytes();
     }
 
-    /** A block's LZMA stream, and the CRC-32s of the bytes it decompresses to: all of them, and each chunk's. */
+    /** A block's compressed bytes, and the CRC-32s of the bytes it decompresses to: all of them, and each chunk's. */
     private record Compressed(byte[] bytes, int crc, int[] chunkCrcs) {}
 
     /**
      * Compresses the {@code n} entries from {@code first} of {@code ordered} as {@link #blockBytes} lays them out, a block
-     * of a part in blocks of {@code blockEntries}.
+     * of a part in blocks of {@code blockEntries}, by {@code codec} ({@code fast}: to rank orders on a sample).
      */
-    private static Compressed compressed(byte[] ordered, BitSet marks, int first, int n, int blockEntries, LZMA2Options options) {
+    private static Compressed compressed(byte[] ordered, BitSet marks, int first, int n, int blockEntries, BlockCodec codec, boolean fast) {
         byte[] block = new byte[n];
         blockBytes(ordered, marks, first, n, block);
-        ByteArrayOutputStream data = new ByteArrayOutputStream(n / 8);
-        try (LZMAOutputStream lzma = new LZMAOutputStream(data, options, false)) {
-            lzma.write(block, 0, n);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e); // into memory: not expected
-        }
+        byte[] data = codec.compress(block, blockEntries, fast);
         int[] chunks = new int[CHUNKS];
         int size = chunkEntries(blockEntries);
         for (int c = 0; c < CHUNKS; c++) chunks[c] = crc(block, Math.min(n, c * size), Math.min(n, (c + 1) * size));
-        return new Compressed(data.toByteArray(), crc(block, 0, n), chunks);
+        return new Compressed(data, crc(block, 0, n), chunks);
     }
 
     /** The CRC-32 of a header and block table, bytes 60 .. 63 (where it is stored) left out. */
@@ -364,13 +333,13 @@ public final class CompressedTable implements DtmTable {
      * in fast mode, 7.9 % larger in the writer's; in 3- and 4-piece tables, a marked part at most 12.4 % smaller in
      * fast mode was up to 3.7 points less so in the writer's, or larger).
      */
-    static Choice leastOrder(PositionIndex index, byte[] results, int side, BitSet byExits, int size, int block) {
+    static Choice leastOrder(PositionIndex index, byte[] results, int side, BitSet byExits, int size, int block, BlockCodec codec) {
         int blocks = (size + block - 1) / block, samples = sampleBlocks(size, block);
         Choice[] best = new Choice[2];
         long[] bestBytes = {Long.MAX_VALUE, Long.MAX_VALUE};
         for (int lead = 0; lead < BlockOrder.leads(index); lead++) {
             BlockOrder order = BlockOrder.of(index, size, lead);
-            Sampled sample = sampled(results, side, true, byExits, order, block, samples, size, sampleOptions(block));
+            Sampled sample = sampled(results, side, true, byExits, order, block, samples, size, codec, true);
             for (int marked = 0; marked < 2; marked++)
                 if (sample.bytes(marked) < bestBytes[marked]) {
                     bestBytes[marked] = sample.bytes(marked);
@@ -381,8 +350,8 @@ public final class CompressedTable implements DtmTable {
         // the writer's mode agreed with a clear call of fast mode on all 37 marked 3- and 4-piece tables and KQQKQ's parts
         if (bestBytes[1] >= bestBytes[0]) return best[0];
         if (bestBytes[1] <= CLEARLY_SMALLER * bestBytes[0]) return best[1];
-        Sampled plain = sampled(results, side, true, null, best[0].order(), block, samples, size, options(block));
-        Sampled marked = sampled(results, side, false, byExits, best[1].order(), block, samples, size, options(block));
+        Sampled plain = sampled(results, side, true, null, best[0].order(), block, samples, size, codec, false);
+        Sampled marked = sampled(results, side, false, byExits, best[1].order(), block, samples, size, codec, false);
         return marked.bytes(1) < plain.bytes(0) ? new Choice(best[1].order(), true, marked.blocks()[1])
                 : new Choice(best[0].order(), false, plain.blocks()[0]);
     }
@@ -401,7 +370,7 @@ public final class CompressedTable implements DtmTable {
      * unmarked ({@code plain}), marked ({@code byExits}, null: not).
      */
     private static Sampled sampled(byte[] results, int side, boolean plain, BitSet byExits, BlockOrder order, int entries, int samples, int size,
-                                   LZMA2Options options) {
+                                   BlockCodec codec, boolean fast) {
         int blocks = (size + entries - 1) / entries;
         Compressed[][] compressed = new Compressed[2][blocks];
         java.util.stream.IntStream.range(0, samples).parallel().forEach(t -> {
@@ -413,8 +382,8 @@ public final class CompressedTable implements DtmTable {
                 sampled[k] = results[(int) (2 * at) + side];
                 if (byExits != null && byExits.get((int) at)) marks.set(k);
             }
-            if (plain) compressed[0][block] = compressed(sampled, null, 0, n, entries, options);
-            if (byExits != null) compressed[1][block] = compressed(sampled, marks, 0, n, entries, options);
+            if (plain) compressed[0][block] = compressed(sampled, null, 0, n, entries, codec, fast);
+            if (byExits != null) compressed[1][block] = compressed(sampled, marks, 0, n, entries, codec, fast);
         });
         return new Sampled(compressed);
     }
@@ -476,7 +445,8 @@ public final class CompressedTable implements DtmTable {
                     int dict = head.getInt(), entries = head.getInt(), crc = head.getInt();
                     if (index == null) index = new PositionIndex(m);
                     if (s != (expected != null ? expected : storedSide(m)).ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0
-                            || (flags & ~(MARKS_EXITS | WINS_THEN_LOSSES | CHUNK_CRCS)) != 0 || lead < 0 || lead >= BlockOrder.leads(index)
+                            || (flags & ~(MARKS_EXITS | WINS_THEN_LOSSES | CHUNK_CRCS | ZSTD_FRAMES)) != 0
+                            || (flags & (CHUNK_CRCS | ZSTD_FRAMES)) == (CHUNK_CRCS | ZSTD_FRAMES) || lead < 0 || lead >= BlockOrder.leads(index)
                             || (hi - lo) % index.restSize() != 0 || side >= 0 && (s != side || entries != blockEntries || dict != dictionary || props != (properties & 0xFF)))
                         throw new CorruptTableException(file + " has a header this reader does not know (side " + s + ", " + entries + " entries a block)");
                     side = s;
@@ -506,7 +476,7 @@ public final class CompressedTable implements DtmTable {
                     for (int k = 0; k < late.size(); k++)
                         if ((late.entry(k) & 1) != s) throw new CorruptTableException(file + " lists a late ply of the side it does not store");
                     parts.add(new Part(file, channel, lo, hi, BlockOrder.of(index, hi - lo, lead), (flags & MARKS_EXITS) != 0,
-                            (flags & WINS_THEN_LOSSES) != 0, offsets, lengths, crcs, chunkCrcs, new AtomicReferenceArray<>(blocks),
+                            (flags & WINS_THEN_LOSSES) != 0, (flags & ZSTD_FRAMES) != 0 ? BlockCodec.ZSTD : BlockCodec.LZMA, offsets, lengths, crcs, chunkCrcs, new AtomicReferenceArray<>(blocks),
                             new AtomicReferenceArray<>(blocks), late));
                 } catch (IOException | RuntimeException e) {
                     channel.close();
@@ -598,9 +568,20 @@ public final class CompressedTable implements DtmTable {
                 squares[mover] = from;
             }
         }
-        // the quiet moves' bytes read after every index is known, so that their reads overlap
+        // the quiet moves' bytes read after every index is known, in two passes of reads that do not wait on each other,
+        // so that their cache misses overlap: their blocks (decoded where not held), then their bytes
+        Part[] inPart = new Part[quiets];
+        byte[][] held = new byte[quiets][];
+        int[] offsets = new int[quiets];
         for (int k = 0; k < quiets; k++) {
-            int r = result(quiet[k]);
+            Part part = inPart[k] = partOf(quiet[k]);
+            long at = part.order().stored(quiet[k] - part.lo());
+            int block = (int) byBlock.quotient(at);
+            offsets[k] = (int) (at - (long) block * blockEntries);
+            held[k] = held(part, block, offsets[k]);
+        }
+        for (int k = 0; k < quiets; k++) {
+            int r = result(inPart[k], quiet[k], held[k][offsets[k]]);
             if (r == BY_EXITS) {
                 int mover = MoveGenerator.piece(moves[k]), from = squares[mover];
                 squares[mover] = MoveGenerator.to(moves[k]);
@@ -681,14 +662,25 @@ public final class CompressedTable implements DtmTable {
      * legal position), or {@link #BY_EXITS}.
      */
     public int result(long i) {
-        Part part = parts[parts.length == 1 ? 0 : part(i)];
+        Part part = partOf(i);
         long at = part.order().stored(i - part.lo());
         int block = (int) byBlock.quotient(at), offset = (int) (at - (long) block * blockEntries);
-        byte[] bytes = part.blocks().get(block);
-        if (bytes == null || offset >= bytes.length) bytes = load(part, block, offset);
-        int b = bytes[offset] & 0xFF;
+        return result(part, i, held(part, block, offset)[offset]);
+    }
+
+    /** The result of index {@code i} of {@code part} whose block holds byte {@code stored}. */
+    private int result(Part part, long i, byte stored) {
+        int b = stored & 0xFF;
         return b == MARK && part.marksExits() ? BY_EXITS : late.result(2 * i + storedSide, b);
     }
+
+    /** Block {@code block} of {@code part}, decoded at least as far as entry {@code offset}. */
+    private byte[] held(Part part, int block, int offset) {
+        byte[] bytes = part.blocks().get(block);
+        return bytes == null || offset >= bytes.length ? load(part, block, offset) : bytes;
+    }
+
+    private Part partOf(long i) { return parts[parts.length == 1 ? 0 : part(i)]; }
 
     @Override public Move move(Position p, List<Move> legal) { return null; }
 
@@ -760,7 +752,7 @@ public final class CompressedTable implements DtmTable {
         private final Part part;
         private final int block;
         private final byte[] bytes;
-        private LzmaBlockDecoder decoder;
+        private BlockCodec.BlockDecoder decoder;
         /** The bytes as stored, the decoder's window, while the block is decoded in part. */
         private byte[] stored;
         private int decoded;
@@ -779,7 +771,7 @@ public final class CompressedTable implements DtmTable {
                         byte[] compressed = new byte[part.lengths()[block]];
                         readFully(part.channel(), ByteBuffer.wrap(compressed), part.offsets()[block], part.file());
                         stored = new byte[bytes.length]; // never the bytes handed out: a marked entry's ply is written there
-                        decoder = new LzmaBlockDecoder(compressed, properties, stored);
+                        decoder = part.codec().decoder(compressed, properties, stored);
                     }
                     decoder.decodeTo(n);
                 } catch (java.nio.channels.ClosedChannelException e) {

@@ -14,7 +14,7 @@ import java.util.Arrays;
  * range coder over adaptive bit probabilities; literals coded bit by bit (after a match, against the byte the last
  * distance points at); matches with a length and a distance, or a repeat of one of the last four distances.
  */
-final class LzmaBlockDecoder {
+final class LzmaBlockDecoder implements BlockCodec.BlockDecoder {
     private static final int STATES = 12, POS_STATES_MAX = 16, END_POS_MODEL = 14, FULL_DISTANCES = 128;
     private static final int PROB_INIT = 1 << 10, TOP = 1 << 24, MOVE_BITS = 5, BIT_MODEL_TOTAL_BITS = 11;
 
@@ -70,7 +70,7 @@ final class LzmaBlockDecoder {
     int decoded() { return outPos; }
 
     /** Decodes {@code out} up to byte {@code n} (exclusive) at least, exactly there where the stream allows. */
-    void decodeTo(int n) {
+    @Override public void decodeTo(int n) {
         if (n > out.length) throw new IllegalArgumentException(n + " bytes of " + out.length);
         if (pending > 0) copyMatch(n);
         while (outPos < n) {

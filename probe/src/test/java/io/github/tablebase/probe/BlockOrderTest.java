@@ -104,7 +104,7 @@ class BlockOrderTest {
         BlockOrder order = BlockOrder.of(index, hi - lo, lead);
         order.arrange(part, CompressedTable.storedSide(index.material()).ordinal(), ordered);
         try (OutputStream out = Files.newOutputStream(file)) {
-            CompressedTable.write(index, lo, hi, CompressedTable.storedSide(index.material()).ordinal(), CompressedTable.blockEntries(index.material()), order, ordered, null, null, late, out);
+            CompressedTable.write(index, lo, hi, CompressedTable.storedSide(index.material()).ordinal(), CompressedTable.blockEntries(index.material()), BlockCodec.of(index.material()), order, ordered, null, null, late, out);
         }
     }
 
@@ -130,7 +130,7 @@ class BlockOrderTest {
             if (at / 64 % decidedEvery == 0) byExits.set(at);
             results[2 * at + side] = (byte) (random.nextInt(100) < noise ? 1 + random.nextInt(60) : 1 + at / 4096 % 30);
         }
-        CompressedTable.Choice choice = CompressedTable.leastOrder(index, results, side, byExits, size, CompressedTable.BLOCK);
+        CompressedTable.Choice choice = CompressedTable.leastOrder(index, results, side, byExits, size, CompressedTable.BLOCK, BlockCodec.LZMA);
         String what = "every " + decidedEvery + "th run decided";
         assertEquals(marked, choice.marked(), what + ": marked");
         assertEquals(reused, choice.compressed() != null, what + ": sampled blocks reused");
@@ -148,7 +148,7 @@ class BlockOrderTest {
             for (int at = byExits.nextSetBit(0); at >= 0; at = byExits.nextSetBit(at + 1)) marks.set((int) order.stored(at));
         }
         ByteArrayOutputStream whole = new ByteArrayOutputStream();
-        CompressedTable.write(index, 0, size, CompressedTable.storedSide(index.material()).ordinal(), CompressedTable.BLOCK, order, ordered, marks, null, LatePlies.NONE, whole);
+        CompressedTable.write(index, 0, size, CompressedTable.storedSide(index.material()).ordinal(), CompressedTable.BLOCK, BlockCodec.LZMA, order, ordered, marks, null, LatePlies.NONE, whole);
         assertArrayEquals(whole.toByteArray(), file, what);
     }
 
@@ -169,7 +169,7 @@ class BlockOrderTest {
             byte[] ordered = new byte[(int) size];
             BlockOrder order = BlockOrder.of(index, size, lead);
             order.arrange(results, 0, ordered);
-            forced[lead] = CompressedTable.write(index, 0, size, CompressedTable.storedSide(index.material()).ordinal(), CompressedTable.BLOCK, order, ordered, null, null, LatePlies.NONE, OutputStream.nullOutputStream());
+            forced[lead] = CompressedTable.write(index, 0, size, CompressedTable.storedSide(index.material()).ordinal(), CompressedTable.BLOCK, BlockCodec.LZMA, order, ordered, null, null, LatePlies.NONE, OutputStream.nullOutputStream());
             assertTrue(chosen.size() <= forced[lead], chosen.size() + " bytes chosen, " + forced[lead] + " with lead " + lead);
         }
         assertTrue(forced[1] < forced[0], forced[1] + " bytes with the pawn in front, " + forced[0] + " in the index's order");

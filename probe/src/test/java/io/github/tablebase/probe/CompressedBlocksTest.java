@@ -1,5 +1,6 @@
 package io.github.tablebase.probe;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -27,7 +28,8 @@ import org.tukaani.xz.LZMAOutputStream;
  * A compressed part's blocks read by hand, as docs/formats.md describes them: each block's bytes are the results in
  * the blocks' order, wins first and then losses where flag bit 1 is set; a file without that bit (as written before
  * it) is read as its bytes are; blocks of 32K entries (six pieces) and the former LZMA contexts read alike; a lookup
- * decodes its block as far as its chunk, checked by the chunks' CRC-32s.
+ * decodes its block as far as its chunk, checked by the chunks' CRC-32s; Zstandard frames (six pieces) hold the same
+ * bytes as LZMA streams, and a damaged one is refused.
  */
 class CompressedBlocksTest {
     private static final PositionIndex KPK = new PositionIndex(Material.parse("KPK"));
@@ -50,16 +52,18 @@ class CompressedBlocksTest {
         return results;
     }
 
-    private static byte[] written(byte[] results, int side, int block) throws Exception {
+    private static byte[] written(byte[] results, int side, int block) throws Exception { return written(results, side, block, BlockCodec.LZMA); }
+
+    private static byte[] written(byte[] results, int side, int block, BlockCodec codec) throws Exception {
         byte[] ordered = new byte[(int) KPK.size()];
         BlockOrder order = BlockOrder.of(KPK, KPK.size(), 0);
         order.arrange(results, side, ordered);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        CompressedTable.write(KPK, 0, KPK.size(), CompressedTable.storedSide(KPK.material()).ordinal(), block, order, ordered, null, null, LatePlies.NONE, out);
+        CompressedTable.write(KPK, 0, KPK.size(), CompressedTable.storedSide(KPK.material()).ordinal(), block, codec, order, ordered, null, null, LatePlies.NONE, out);
         return out.toByteArray();
     }
 
-    /** The blocks of a part file, decompressed by hand, each checked against its CRC-32. */
+    /** The blocks of a part file, decompressed by hand (xz-java, or zstd's own library), each checked against its CRC-32. */
     private static byte[][] blocks(byte[] file) throws Exception {
         ByteBuffer head = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
         long entries = head.getLong(40) - head.getLong(32);
@@ -69,7 +73,8 @@ class CompressedBlocksTest {
         for (int j = 0; j < blocks; j++) {
             int at = 64 + stride * j, offset = (int) head.getLong(at), length = head.getInt(at + 8), n = (int) Math.min(perBlock, entries - (long) j * perBlock);
             bytes[j] = new byte[n];
-            try (InputStream in = new LZMAInputStream(new ByteArrayInputStream(file, offset, length), n, file[49], dictionary)) {
+            if ((file[51] & CompressedTable.ZSTD_FRAMES) != 0) bytes[j] = com.github.luben.zstd.Zstd.decompress(Arrays.copyOfRange(file, offset, offset + length), n);
+            else try (InputStream in = new LZMAInputStream(new ByteArrayInputStream(file, offset, length), n, file[49], dictionary)) {
                 for (int k = 0; k < n; ) {
                     int read = in.read(bytes[j], k, n - k);
                     assertTrue(read > 0, "block " + j + " ends after " + k + " of " + n + " bytes");
@@ -124,6 +129,36 @@ class CompressedBlocksTest {
         assertReads(results, side, sixPieceBlocks, dir.resolve("32k.cdtm"));
         // as the generator wrote its files before lc 0 and pb 0: 64K blocks, lc 3, pb 3
         assertReads(results, side, recompressed(written(results, side, CompressedTable.BLOCK), false, 3, 3), dir.resolve("lc3pb3.cdtm"));
+    }
+
+    @Test
+    void zstandardFramesHoldTheSameBytesAsLzmaStreamsAndReadTheSameResults(@TempDir Path dir) throws Exception {
+        int side = CompressedTable.storedSide(KPK.material()).ordinal(), block = 1 << 15;
+        byte[] results = results(side), zstd = written(results, side, block, BlockCodec.ZSTD);
+        assertEquals(CompressedTable.ZSTD_FRAMES, zstd[51] & (CompressedTable.ZSTD_FRAMES | CompressedTable.CHUNK_CRCS), "flag bits 3 and 2");
+        assertEquals(0, zstd[49], "no LZMA properties");
+        byte[][] frames = blocks(zstd), streams = blocks(written(results, side, block));
+        assertEquals(streams.length, frames.length);
+        for (int j = 0; j < frames.length; j++) assertArrayEquals(streams[j], frames[j], "block " + j);
+        assertReads(results, side, zstd, dir.resolve("zstd.cdtm"));
+    }
+
+    @Test
+    void aDamagedZstandardFrameIsRefusedByTheLookupThatReadsIt(@TempDir Path dir) throws Exception {
+        int side = CompressedTable.storedSide(KPK.material()).ordinal(), block = 1 << 15;
+        byte[] results = results(side), file = written(results, side, block, BlockCodec.ZSTD);
+        ByteBuffer head = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
+        int entry = CompressedTable.HEADER + CompressedTable.BLOCK_ENTRY; // block 1's
+        int offset = (int) head.getLong(entry), length = head.getInt(entry + 8);
+        file[offset + length / 2] ^= 0x5A;
+        Path path = dir.resolve("kpk.cdtm");
+        Files.write(path, file);
+        CompressedTable table = CompressedTable.open(List.of(path), new BlockCache(1 << 24));
+        long inBlock0 = firstStored(results, side, 0), inBlock1 = firstStored(results, side, block);
+        assertEquals(results[(int) (2 * inBlock0 + side)] & 0xFF, table.result(inBlock0));
+        CorruptTableException e = org.junit.jupiter.api.Assertions.assertThrows(CorruptTableException.class, () -> table.result(inBlock1));
+        assertTrue(e.getMessage().contains("block 1 does not"), e.getMessage());
+        table.close();
     }
 
     @Test
