@@ -93,6 +93,9 @@ enum BlockCodec {
 
     /** A Zstandard frame decoded whole at the first call. */
     private static final class ZstdBlockDecoder implements BlockDecoder {
+        /** A decompressor a thread, reused: each holds buffers of 128 KB and more, which a new one allocates and clears. */
+        private static final ThreadLocal<io.airlift.compress.zstd.ZstdDecompressor> DECOMPRESSORS =
+                ThreadLocal.withInitial(io.airlift.compress.zstd.ZstdDecompressor::new);
         private final byte[] compressed, out;
         private boolean done;
 
@@ -105,7 +108,7 @@ enum BlockCodec {
             if (done) return;
             int length;
             try {
-                length = new io.airlift.compress.zstd.ZstdDecompressor().decompress(compressed, 0, compressed.length, out, 0, out.length);
+                length = DECOMPRESSORS.get().decompress(compressed, 0, compressed.length, out, 0, out.length);
             } catch (RuntimeException e) { // aircompressor's MalformedInputException, or an index out of its bounds
                 throw new CorruptTableException("a Zstandard frame that does not decode (" + e.getMessage() + ")");
             }
