@@ -554,6 +554,7 @@ public final class CompressedTable implements DtmTable {
         Result.Fold fold = new Result.Fold();
         long[] quiet = new long[n];
         int quiets = 0; // moves[0 .. quiets - 1] become the quiet moves, quiet[] their indexes
+        long here = -1; // these squares' index, once a move of a piece not a king needs it: its index is then a digit's change
         for (int k = 0; k < n; k++) {
             int move = moves[k], mover = MoveGenerator.piece(move), from = squares[mover];
             if (!MoveGenerator.staysInTable(occupied, move)) {
@@ -562,10 +563,18 @@ public final class CompressedTable implements DtmTable {
                 Position p = new Position(material, squares, side);
                 fold.addPly(general().applyAsInt(p.play(new Move(p.pieceAt(from), from, MoveGenerator.to(move), -1))));
             } else {
-                squares[mover] = MoveGenerator.to(move);
-                quiet[quiets] = index.index(squares);
+                long after = -1;
+                if (material.piece(mover).type() != PieceType.KING) {
+                    if (here < 0) here = index.index(squares);
+                    after = index.indexAfterMove(here, squares, mover, MoveGenerator.to(move));
+                }
+                if (after < 0) { // a king's move, a king pair its own mirror image, a run of three
+                    squares[mover] = MoveGenerator.to(move);
+                    after = index.index(squares);
+                    squares[mover] = from;
+                }
+                quiet[quiets] = after;
                 moves[quiets++] = move;
-                squares[mover] = from;
             }
         }
         // the quiet moves' bytes read after every index is known, in two passes of reads that do not wait on each other,
