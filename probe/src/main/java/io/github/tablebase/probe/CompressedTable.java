@@ -129,8 +129,9 @@ public final class CompressedTable implements DtmTable {
     public static final int BY_EXITS = -2;
 
     /**
-     * Blocks of each lead's order that the writer compresses, in LZMA's fast mode, to choose one (all of them in a
-     * part of no more): a 5-piece part of 512 blocks compresses 64 more, each in a third of a block's time.
+     * Blocks of each lead's order that the writer compresses, in its codec's fast mode (LZMA's, or Zstandard's level
+     * 3), to choose one (all of them in a part of no more): a 5-piece part of 512 blocks compresses 64 more, each in a
+     * third of a block's time.
      */
     static final int SAMPLE_BLOCKS = 16;
 
@@ -554,7 +555,6 @@ public final class CompressedTable implements DtmTable {
         Result.Fold fold = new Result.Fold();
         long[] quiet = new long[n];
         int quiets = 0; // moves[0 .. quiets - 1] become the quiet moves, quiet[] their indexes
-        long here = -1; // these squares' index, once a move of a piece not a king needs it: its index is then a digit's change
         for (int k = 0; k < n; k++) {
             int move = moves[k], mover = MoveGenerator.piece(move), from = squares[mover];
             if (!MoveGenerator.staysInTable(occupied, move)) {
@@ -563,34 +563,15 @@ public final class CompressedTable implements DtmTable {
                 Position p = new Position(material, squares, side);
                 fold.addPly(general().applyAsInt(p.play(new Move(p.pieceAt(from), from, MoveGenerator.to(move), -1))));
             } else {
-                long after = -1;
-                if (material.piece(mover).type() != PieceType.KING) {
-                    if (here < 0) here = index.index(squares);
-                    after = index.indexAfterMove(here, squares, mover, MoveGenerator.to(move));
-                }
-                if (after < 0) { // a king's move, a king pair its own mirror image, a run of three
-                    squares[mover] = MoveGenerator.to(move);
-                    after = index.index(squares);
-                    squares[mover] = from;
-                }
-                quiet[quiets] = after;
+                squares[mover] = MoveGenerator.to(move);
+                quiet[quiets] = index.index(squares);
                 moves[quiets++] = move;
+                squares[mover] = from;
             }
         }
-        // the quiet moves' bytes read after every index is known, in two passes of reads that do not wait on each other,
-        // so that their cache misses overlap: their blocks (decoded where not held), then their bytes
-        Part[] inPart = new Part[quiets];
-        byte[][] held = new byte[quiets][];
-        int[] offsets = new int[quiets];
+        // the quiet moves' bytes read after every index is known, so that their reads overlap
         for (int k = 0; k < quiets; k++) {
-            Part part = inPart[k] = partOf(quiet[k]);
-            long at = part.order().stored(quiet[k] - part.lo());
-            int block = (int) byBlock.quotient(at);
-            offsets[k] = (int) (at - (long) block * blockEntries);
-            held[k] = held(part, block, offsets[k]);
-        }
-        for (int k = 0; k < quiets; k++) {
-            int r = result(inPart[k], quiet[k], held[k][offsets[k]]);
+            int r = result(quiet[k]);
             if (r == BY_EXITS) {
                 int mover = MoveGenerator.piece(moves[k]), from = squares[mover];
                 squares[mover] = MoveGenerator.to(moves[k]);
@@ -671,25 +652,14 @@ public final class CompressedTable implements DtmTable {
      * legal position), or {@link #BY_EXITS}.
      */
     public int result(long i) {
-        Part part = partOf(i);
+        Part part = parts[parts.length == 1 ? 0 : part(i)];
         long at = part.order().stored(i - part.lo());
         int block = (int) byBlock.quotient(at), offset = (int) (at - (long) block * blockEntries);
-        return result(part, i, held(part, block, offset)[offset]);
-    }
-
-    /** The result of index {@code i} of {@code part} whose block holds byte {@code stored}. */
-    private int result(Part part, long i, byte stored) {
-        int b = stored & 0xFF;
+        byte[] bytes = part.blocks().get(block);
+        if (bytes == null || offset >= bytes.length) bytes = load(part, block, offset);
+        int b = bytes[offset] & 0xFF;
         return b == MARK && part.marksExits() ? BY_EXITS : late.result(2 * i + storedSide, b);
     }
-
-    /** Block {@code block} of {@code part}, decoded at least as far as entry {@code offset}. */
-    private byte[] held(Part part, int block, int offset) {
-        byte[] bytes = part.blocks().get(block);
-        return bytes == null || offset >= bytes.length ? load(part, block, offset) : bytes;
-    }
-
-    private Part partOf(long i) { return parts[parts.length == 1 ? 0 : part(i)]; }
 
     @Override public Move move(Position p, List<Move> legal) { return null; }
 
