@@ -6,7 +6,8 @@
         tb.probe_wdl(board)                                   # a python-chess chess.Board works as well as a FEN
 
 It reads the ``*.cdtm`` files that ``jobs/generate`` writes (docs/formats.md, "The compressed table"): raw LZMA
-blocks of one side to move, decoded by the ``lzma`` module; the other side to move, and entries marked as decided by
+blocks of one side to move, decoded by the ``lzma`` module (tables of six pieces: Zstandard frames, decoded by the
+``zstandard`` package, ``apt install python3-zstandard`` or ``pip install zstandard``); the other side to move, and entries marked as decided by
 their captures and promotions, are answered by one ply of search over the stored values, as the Java probe does.
 A material is read from its own table or from the table of its colours swapped (KRKQ from KQKR).
 
@@ -384,8 +385,10 @@ class _Part:
         # flag bit 2: each block's entry also holds its chunks' CRC-32s (8 int32), which a whole block's decoding needs not
         stride = 48 if flags & 4 else 16
         table_end = 64 + stride * blocks
-        if self.material != index.material or size != index.size or flags & ~7 or len(data) < table_end:
+        if self.material != index.material or size != index.size or flags & ~15 or flags & 12 == 12 or len(data) < table_end:
             raise CorruptTableError("%s has a header this reader does not know" % path)
+        # flag bit 3: each block is a Zstandard frame, not a raw LZMA stream
+        self.zstd = _zstandard(path) if flags & 8 else None
         if zlib.crc32(data[64:table_end], zlib.crc32(data[:60])) != crc:
             raise CorruptTableError("%s: its header or block table does not match its CRC-32" % path)
         self.marks, self.wins_first = bool(flags & 1), bool(flags & 2)
@@ -408,12 +411,25 @@ class _Part:
         offset, length, crc = self.blocks[j]
         n = min(self.block_entries, self.hi - self.lo - j * self.block_entries)
         try:
-            out = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=self.filters).decompress(self.data[offset:offset + length], max_length=n)
-        except lzma.LZMAError as e:
+            if self.zstd:
+                out = self.zstd.ZstdDecompressor().decompress(self.data[offset:offset + length], max_output_size=n)
+            else:
+                out = lzma.LZMADecompressor(lzma.FORMAT_RAW, filters=self.filters).decompress(self.data[offset:offset + length], max_length=n)
+        except (lzma.LZMAError,) + ((self.zstd.ZstdError,) if self.zstd else ()) as e:
             raise CorruptTableError("%s: block %d does not decompress (%s)" % (self.path, j, e))
         if len(out) != n or zlib.crc32(out) != crc:
             raise CorruptTableError("%s: block %d does not match its CRC-32" % (self.path, j))
         return bytearray(out.translate(_RESULT_BYTES) if self.wins_first else out)
+
+
+def _zstandard(path):
+    """The ``zstandard`` package, which a table of Zstandard blocks needs; a TablebaseError that says so where it is missing."""
+    try:
+        import zstandard
+    except ImportError:
+        raise TablebaseError("%s holds Zstandard blocks: install the zstandard package (apt install python3-zstandard, "
+                             "or pip install zstandard)" % path) from None
+    return zstandard
 
 
 def _late_plies(tail, path):

@@ -8,6 +8,7 @@ import io.github.tablebase.chess.Color;
 import io.github.tablebase.chess.Fen;
 import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.Position;
+import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.chess.Square;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Python module ({@code python/tablebase.py}, standard library only), run by the machine's {@code python3} on the
+ * The Python module ({@code python/tablebase.py}, standard library only, and the {@code zstandard} package for tables
+ * of six pieces), run by the machine's {@code python3} on the
  * compressed files the generator wrote: random positions of several tables, both sides to move, materials read with
  * their colours swapped, entries marked as decided by their captures, en-passant rights, part files and plies past
  * what a byte holds, each answered as the packed files (both sides and every entry stored) say; the README's Python
@@ -107,6 +109,72 @@ class PythonProbeTest {
         assertTrue(refused.get(0).endsWith("\terror: the KQKR table was made without DTZ (generate it again with --dtz)"), refused.get(0));
     }
 
+    /**
+     * Zstandard blocks (six pieces and more) read as LZMA ones: KQKR's compressed file written again with Zstandard
+     * frames from its packed results, probed by the Python module (with the {@code zstandard} package) and the Java
+     * probe, random positions of both sides and KRKQ, each as the packed files say.
+     */
+    @Test
+    void zstandardBlocksReadAsTheLzmaOnes(@TempDir Path dir) throws Exception {
+        Path root = tables(), copy = dir.resolve("tables");
+        copyWithoutPackedFiles(root, copy);
+        Manifest manifest = Manifest.read(root.resolve("kqkr").resolve(Manifest.FILE));
+        assertEquals(1, manifest.packedFiles().size(), "KQKR in one part");
+        PositionIndex index = new PositionIndex(Material.parse("KQKR"));
+        byte[] packed = Files.readAllBytes(root.resolve("kqkr").resolve(manifest.packedFiles().get(0).name()));
+        byte[] results = java.util.Arrays.copyOfRange(packed, 64, 64 + (int) (2 * index.size()));
+        int side = CompressedTable.storedSide(index.material()).ordinal();
+        BlockOrder order = BlockOrder.of(index, index.size(), 0);
+        byte[] ordered = new byte[(int) index.size()];
+        order.arrange(results, side, ordered);
+        try (java.io.OutputStream out = Files.newOutputStream(copy.resolve("kqkr").resolve(manifest.compressedFiles().get(0).name()))) {
+            CompressedTable.write(index, 0, index.size(), side, CompressedTable.BLOCK, BlockCodec.ZSTD, order, ordered, null, null, LatePlies.NONE, out);
+        }
+        Random random = new Random(29);
+        List<Position> positions = new ArrayList<>();
+        for (String material : List.of("KQKR", "KRKQ"))
+            for (Color s : Color.values())
+                for (int k = 0; k < 100; k++) positions.add(Position.randomLegal(Material.parse(material), s, random));
+        List<String> fens = positions.stream().map(Fen::of).toList();
+        Path file = dir.resolve("fens.txt");
+        Files.write(file, fens);
+        Process run = new ProcessBuilder(zstandardPython(), MODULE.toString(), "--tables", copy.toString(), "--fens", file.toString()).redirectErrorStream(true).start();
+        List<String> lines = output(run);
+        assertEquals(0, run.exitValue(), String.join("\n", lines));
+        try (Tablebase whole = Tablebase.open(List.of(root), Tablebase.Check.HEADERS, BlockCache.defaultBytes(), Tablebase.Source.PACKED);
+             Tablebase zstd = Tablebase.open(copy)) {
+            for (int k = 0; k < fens.size(); k++) {
+                Position p = positions.get(k);
+                String expected = fens.get(k) + "\t" + whole.probeWdl(p) + "\t" + whole.probeDtm(p);
+                assertEquals(expected, lines.get(k));
+                assertEquals(expected, fens.get(k) + "\t" + zstd.probeWdl(p) + "\t" + zstd.probeDtm(p), "the Java probe");
+            }
+        }
+    }
+
+    /** A python3 that has the zstandard package: the one on the path, else Debian's (python3-zstandard installs there). */
+    private static String zstandardPython() throws IOException, InterruptedException {
+        for (String python : List.of("python3", "/usr/bin/python3")) {
+            try {
+                if (new ProcessBuilder(python, "-c", "import zstandard").start().waitFor() == 0) return python;
+            } catch (IOException notThere) {
+                // the next one
+            }
+        }
+        throw new AssertionError("no python3 here has the zstandard package: apt install python3-zstandard (.ci/run does)");
+    }
+
+    /** KQKR, KQK and KRK of {@code root} copied into {@code copy}, their packed files left out. */
+    private static void copyWithoutPackedFiles(Path root, Path copy) throws IOException {
+        for (String table : List.of("kqkr", "kqk", "krk")) {
+            Files.createDirectories(copy.resolve(table));
+            try (var files = Files.list(root.resolve(table))) {
+                for (Path f : files.filter(f -> !f.toString().endsWith(".tbl") && Files.isRegularFile(f)).toList())
+                    Files.copy(f, copy.resolve(table).resolve(f.getFileName()));
+            }
+        }
+    }
+
     @Test
     void badPositionsAndMissingTablesAreALineEachAndTheExitStatusSaysSo(@TempDir Path dir) throws Exception {
         Path root = tables();
@@ -133,13 +201,7 @@ class PythonProbeTest {
     @Test
     void aDamagedBlockIsRefusedAndTheOtherTablesKeepAnswering(@TempDir Path dir) throws Exception {
         Path root = tables(), copy = dir.resolve("tables");
-        for (String table : List.of("kqkr", "kqk", "krk")) {
-            Files.createDirectories(copy.resolve(table));
-            try (var files = Files.list(root.resolve(table))) {
-                for (Path f : files.filter(f -> !f.toString().endsWith(".tbl") && Files.isRegularFile(f)).toList())
-                    Files.copy(f, copy.resolve(table).resolve(f.getFileName()));
-            }
-        }
+        copyWithoutPackedFiles(root, copy);
         Path kqkr = copy.resolve("kqkr").resolve("kqkr.cdtm");
         byte[] bytes = Files.readAllBytes(kqkr);
         for (int k = bytes.length / 2; k < bytes.length / 2 + 64; k++) bytes[k] ^= 0x5A; // a block in the middle
