@@ -31,6 +31,8 @@ enum BlockCodec {
         }
 
         @Override BlockDecoder decoder(byte[] compressed, byte properties, byte[] out) { return new LzmaBlockDecoder(compressed, properties, out); }
+
+        @Override boolean decodedInChunks() { return true; }
     },
     ZSTD {
         @Override int properties() { return 0; }
@@ -41,6 +43,8 @@ enum BlockCodec {
         @Override byte[] compress(byte[] block, int blockEntries, boolean fast) { return com.github.luben.zstd.Zstd.compress(block, fast ? 3 : 19); }
 
         @Override BlockDecoder decoder(byte[] compressed, byte properties, byte[] out) { return new ZstdBlockDecoder(compressed, out); }
+
+        @Override boolean decodedInChunks() { return false; }
     };
 
     /** LZMA's literal context, literal position and position bits: none (see {@link #options}). */
@@ -63,6 +67,9 @@ enum BlockCodec {
 
     /** A decoder of one block's {@code compressed} bytes into {@code out}, whose length is the block's. */
     abstract BlockDecoder decoder(byte[] compressed, byte properties, byte[] out);
+
+    /** Whether a lookup decodes a block only as far as it needs, each chunk checked by its CRC-32 (else whole, by the block's). */
+    abstract boolean decodedInChunks();
 
     /**
      * LZMA's {@code preset} with a block's dictionary and no contexts, and with {@code normal} the writer's normal mode:

@@ -265,7 +265,7 @@ public final class CompressedTable implements DtmTable {
     static long write(PositionIndex index, long lo, long hi, int side, int block, BlockCodec codec, BlockOrder order, byte[] ordered, BitSet marks,
                       Compressed[] done, LatePlies late, OutputStream out) throws IOException {
         int blocks = (ordered.length + block - 1) / block;
-        boolean chunked = codec == BlockCodec.LZMA; // a Zstandard block is decoded whole: its CRC-32 checks it
+        boolean chunked = codec.decodedInChunks();
         ByteBuffer head = ByteBuffer.allocate(HEADER + (BLOCK_ENTRY + (chunked ? 4 * CHUNKS : 0)) * blocks).order(ByteOrder.LITTLE_ENDIAN);
         IndexedTable.putRange(head, MAGIC, index, lo, hi);
         head.put((byte) side).put((byte) codec.properties()).put((byte) order.lead)
@@ -279,7 +279,7 @@ public final class CompressedTable implements DtmTable {
         long offset = head.capacity();
         for (Compressed c : compressed) {
             head.putLong(offset).putInt(c.bytes().length).putInt(c.crc());
-            if (chunked) for (int chunk : c.chunkCrcs()) head.putInt(chunk);
+            for (int chunk : c.chunkCrcs()) head.putInt(chunk);
             offset += c.bytes().length;
         }
         head.putInt(60, headerCrc(head.array()));
@@ -290,7 +290,10 @@ public final class CompressedTable implements DtmTable {
         return offset + stored.bytes();
     }
 
-    /** A block's compressed bytes, and the CRC-32s of the bytes it decompresses to: all of them, and each chunk's. */
+    /**
+     * A block's compressed bytes, and the CRC-32s of the bytes it decompresses to: all of them, and each chunk's (none
+     * where its codec decodes it whole).
+     */
     private record Compressed(byte[] bytes, int crc, int[] chunkCrcs) {}
 
     /**
@@ -301,9 +304,9 @@ public final class CompressedTable implements DtmTable {
         byte[] block = new byte[n];
         blockBytes(ordered, marks, first, n, block);
         byte[] data = codec.compress(block, blockEntries, fast);
-        int[] chunks = new int[CHUNKS];
+        int[] chunks = new int[codec.decodedInChunks() ? CHUNKS : 0];
         int size = chunkEntries(blockEntries);
-        for (int c = 0; c < CHUNKS; c++) chunks[c] = crc(block, Math.min(n, c * size), Math.min(n, (c + 1) * size));
+        for (int c = 0; c < chunks.length; c++) chunks[c] = crc(block, Math.min(n, c * size), Math.min(n, (c + 1) * size));
         return new Compressed(data, crc(block, 0, n), chunks);
     }
 
