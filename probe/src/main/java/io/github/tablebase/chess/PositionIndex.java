@@ -285,24 +285,63 @@ public final class PositionIndex implements Serializable {
         long rest = index % restSize;
         for (int g = groupLength.length - 1; g >= 0; g--) {
             long radix = groupRadix[g];
-            int start = groupStart[g], offset = groupOffset[g];
-            switch (groupLength[g]) {
-                case 1 -> squares[start] = (int) (rest % radix) + offset; // a lone piece's rank is its square
-                case 2 -> {
-                    int two = PAIR_OF_RANK[(int) (rest % radix)];
-                    squares[start] = (two & 0xFF) + offset;
-                    squares[start + 1] = (two >>> 8) + offset;
-                }
-                case 3 -> {
-                    int three = TRIPLE_OF_RANK[(int) (rest % radix)];
-                    squares[start] = (three & 63) + offset;
-                    squares[start + 1] = (three >>> 6 & 63) + offset;
-                    squares[start + 2] = (three >>> 12) + offset;
-                }
-                default -> unrank(rest % radix, groupLength[g], squares, start, offset);
-            }
+            placeRun(g, rest % radix, squares);
             rest /= radix;
         }
+        return noSharedSquare(squares);
+    }
+
+    /**
+     * {@link #decode} of index {@code next} into {@code squares}, which hold the decoding of {@code next - 1}: the
+     * rest's digits counted up by one as far as they carry, the king pair decoded anew only when they all do. A pass
+     * over a range so divides once a king pair, not at every index (a table's init decodes each of its indexes).
+     */
+    public boolean decodeNext(long next, int[] squares) {
+        for (int g = groupLength.length - 1; g >= 0; g--) {
+            long digit = runDigit(g, squares) + 1;
+            if (digit < groupRadix[g]) {
+                placeRun(g, digit, squares);
+                return noSharedSquare(squares);
+            }
+            placeRun(g, 0, squares);
+        }
+        return decode(next, squares);
+    }
+
+    /** Places run {@code g}'s pieces on the squares of its digit {@code rank}, ascending. */
+    private void placeRun(int g, long rank, int[] squares) {
+        int start = groupStart[g], offset = groupOffset[g];
+        switch (groupLength[g]) {
+            case 1 -> squares[start] = (int) rank + offset; // a lone piece's rank is its square
+            case 2 -> {
+                int two = PAIR_OF_RANK[(int) rank];
+                squares[start] = (two & 0xFF) + offset;
+                squares[start + 1] = (two >>> 8) + offset;
+            }
+            case 3 -> {
+                int three = TRIPLE_OF_RANK[(int) rank];
+                squares[start] = (three & 63) + offset;
+                squares[start + 1] = (three >>> 6 & 63) + offset;
+                squares[start + 2] = (three >>> 12) + offset;
+            }
+            default -> unrank(rank, groupLength[g], squares, start, offset);
+        }
+    }
+
+    /** Run {@code g}'s digit of pieces placed as {@link #placeRun} places them (no symmetry). */
+    private long runDigit(int g, int[] squares) {
+        int start = groupStart[g], offset = groupOffset[g];
+        return switch (groupLength[g]) {
+            case 1 -> squares[start] - offset;
+            case 2 -> {
+                int lo = squares[start] - offset, hi = squares[start + 1] - offset;
+                yield lo + hi * (hi - 1) / 2;
+            }
+            default -> rankOf(squares, start, groupLength[g], 0, offset);
+        };
+    }
+
+    private static boolean noSharedSquare(int[] squares) {
         long occupied = 0;
         for (int k = 0; k < squares.length; k++) {
             long bit = 1L << squares[k];
@@ -310,6 +349,15 @@ public final class PositionIndex implements Serializable {
             occupied |= bit;
         }
         return true;
+    }
+
+    /**
+     * Whether the index of pieces decoded onto {@code squares} is canonical: always, but on a king pair that is its own
+     * mirror image (then the least of the images is), as a decoded king pair is canonical and the rest read through
+     * no symmetry gives back its digits.
+     */
+    public boolean canonicalDecoded(long index, int[] squares) {
+        return kingPairs.toCanonical[squares[whiteKing] << 6 | squares[blackKing]] >= 0 || index(squares) == index;
     }
 
     /** The squares' entry of the king pairs' canonical table; touching kings have no index. */

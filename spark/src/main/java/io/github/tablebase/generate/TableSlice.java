@@ -8,7 +8,6 @@ import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.chess.Square;
 import io.github.tablebase.probe.LatePlies;
 import io.github.tablebase.probe.Result;
-import io.github.tablebase.table.SmallerTables;
 import io.github.tablebase.table.SolvedPartition;
 import io.github.tablebase.table.Successors;
 import io.github.tablebase.table.TableInvariantException;
@@ -163,17 +162,17 @@ final class TableSlice implements Serializable {
      * each en-passant right its position may carry. Its state bytes hold {@code bytePlies} (at most {@link
      * #bytePlies(MoveGenerator, int)}), the solved partition's result bytes {@code filePlies}.
      */
-    static TableSlice init(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi, int bytePlies, int filePlies) {
+    static TableSlice init(PositionIndex index, MoveGenerator gen, Successors exits, long lo, long hi, int bytePlies, int filePlies) {
         if (bytePlies < 1 || bytePlies > bytePlies(gen, filePlies))
             throw new IllegalArgumentException(gen.material().name() + "'s state bytes hold 1 to " + bytePlies(gen, filePlies) + " plies, not " + bytePlies);
         int n = (int) (hi - lo);
         Entries entries = new Entries(2 * n, bytePlies);
         int[] squares = new int[index.material().size()], moves = new int[256], captures = new int[2];
-        Successors exits = smaller.exits();
         boolean enPassant = hasPawn(gen, Color.WHITE) && hasPawn(gen, Color.BLACK);
         for (int j = 0; j < n; j++) {
             long i = lo + j;
-            boolean canonical = index.decode(i, squares) && index.index(squares) == i;
+            boolean placed = j == 0 ? index.decode(i, squares) : index.decodeNext(i, squares);
+            boolean canonical = placed && index.canonicalDecoded(i, squares);
             for (int side = 0; side < 2; side++) {
                 int e = 2 * j + side;
                 if (!canonical || gen.opponentInCheck(squares, side)) {
@@ -438,9 +437,9 @@ final class TableSlice implements Serializable {
      * A whole table in one task: init, then every ply on that slice itself (no one else sees it, so nothing is copied
      * and the kings' un-moves need no shuffle), then its results. A task run again starts again from init.
      */
-    static SolvedPartition solveAlone(PositionIndex index, MoveGenerator gen, SmallerTables smaller, long lo, long hi, int bytePlies,
+    static SolvedPartition solveAlone(PositionIndex index, MoveGenerator gen, Successors exits, long lo, long hi, int bytePlies,
                                       int filePlies) {
-        TableSlice s = init(index, gen, smaller, lo, hi, bytePlies, filePlies);
+        TableSlice s = init(index, gen, exits, lo, hi, bytePlies, filePlies);
         int lastEvent = s.lastEventPly();
         while (s.frontierSize > 0 || s.ply < lastEvent) s.applyInPlace(s.ply + 1, index, gen, true, java.util.Collections.emptyIterator());
         return s.solvedPartition();

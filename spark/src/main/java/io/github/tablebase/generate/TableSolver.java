@@ -146,7 +146,7 @@ public final class TableSolver {
                 if (workDir != null) progress.note(String.format("%s: solved in one task, so --work saves none of its plies (a stopped run"
                         + " solves it again)", material.name()));
                 label(material.name() + ": init and every ply in one task");
-                blocks = checkpointed(jsc.parallelize(List.of(0), 1).map(p -> executorHeaps.after(TableSlice.solveAlone(index, layout.gen(), subs,
+                blocks = checkpointed(jsc.parallelize(List.of(0), 1).map(p -> executorHeaps.after(TableSlice.solveAlone(index, layout.gen(), subs.exits(),
                         0, index.size(), bytePlies, filePlies))));
                 stopping(failFast, blocks::count);
             } else {
@@ -229,7 +229,7 @@ public final class TableSolver {
         label(material.name() + ": " + (resumeAt >= 0 ? "ply " + resumeAt + " read back" : "init"));
         JavaRDD<TableSlice> slices = PlyLineage.kept(resumeAt >= 0 ? work.load(jsc, WorkFolder.TABLE_SLICES, resumeAt)
                 : jsc.parallelize(IntStream.range(0, layout.partitions()).boxed().toList(), layout.partitions()).map(p -> executorHeaps.after(
-                        TableSlice.init(index, layout.gen(), subs, layout.starts()[p], layout.starts()[p + 1], bytePlies, filePlies))),
+                        TableSlice.init(index, layout.gen(), subs.exits(), layout.starts()[p], layout.starts()[p + 1], bytePlies, filePlies))),
                 settings.sliceStorage());
         if (resumeAt >= 0) progress.note(String.format("%s: resuming from ply %d saved in %s", material.name(), resumeAt, work.location()));
         long frontier = stopping(failFast, () -> frontier(slices));

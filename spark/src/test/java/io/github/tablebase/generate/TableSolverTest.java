@@ -207,8 +207,8 @@ class TableSolverTest {
         try {
             for (int filePlies : new int[] {io.github.tablebase.probe.Result.MAX_PLY, 31}) {
                 int widest = TableSlice.bytePlies(gen, filePlies);
-                var wide = TableSlice.solveAlone(index, gen, subs, 0, index.size(), widest, filePlies);
-                var narrow = TableSlice.solveAlone(index, gen, subs, 0, index.size(), 9, filePlies);
+                var wide = TableSlice.solveAlone(index, gen, subs.exits(), 0, index.size(), widest, filePlies);
+                var narrow = TableSlice.solveAlone(index, gen, subs.exits(), 0, index.size(), 9, filePlies);
                 assertTrue(java.util.Arrays.equals(wide.results(), narrow.results()), "result bytes, files of " + filePlies + " plies");
                 assertEquals(filePlies < 69, !wide.late().isEmpty(), "KQKR's 69 plies are listed past " + filePlies);
                 assertEquals(wide.late().size(), narrow.late().size());
