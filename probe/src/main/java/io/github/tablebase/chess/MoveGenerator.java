@@ -125,7 +125,16 @@ public final class MoveGenerator implements Serializable {
     /** {@link #legalMoves} that leave the table: the captures and the promotions (no en passant: see {@link #enPassantCaptures}). */
     public int legalExits(int[] squares, int side, int[] out) { return legalMoves(squares, side, true, out); }
 
-    private int legalMoves(int[] squares, int side, boolean exitsOnly, int[] out) {
+    /**
+     * The legal moves of {@code side} as a retrograde init needs them: those that stay in the table counted, not
+     * listed (a piece neither pinned nor a pawn by its targets' bits), and those that leave it, as {@link #legalExits}
+     * gives them, written into {@code exits}; returns {@code quiet << 16 | exits written}.
+     */
+    public int countedMoves(int[] squares, int side, int[] exits) { return legalMoves(squares, side, false, true, exits); }
+
+    private int legalMoves(int[] squares, int side, boolean exitsOnly, int[] out) { return legalMoves(squares, side, exitsOnly, false, out); }
+
+    private int legalMoves(int[] squares, int side, boolean exitsOnly, boolean countQuiet, int[] out) {
         long occ = occupied(squares);
         int king = kings[side], kingSquare = squares[king], n = 0;
         long own = occupiedBy(squares, side), open = ~(own | 1L << squares[kings[1 - side]]); // no move takes its own piece or a king
@@ -144,23 +153,38 @@ public final class MoveGenerator implements Serializable {
         long evasions = checkers == 0 ? -1L : checkers | Attacks.between(Long.numberOfTrailingZeros(checkers), kingSquare);
         long pinned = pinned(squares, side, occ, own);
         boolean doubleCheck = Long.bitCount(checkers) > 1;
+        int quiet = 0;
         for (int i = 0; i < squares.length; i++) {
             if (colors[i] != side) continue;
             int from = squares[i];
             if (i == king) {
-                for (long t = Attacks.king(from) & targets & ~unsafe; t != 0; t &= t - 1) out[n++] = i << 12 | from << 6 | Long.numberOfTrailingZeros(t);
+                long t = Attacks.king(from) & targets & ~unsafe;
+                if (countQuiet) {
+                    quiet += Long.bitCount(t & ~occ);
+                    t &= occ;
+                }
+                for (; t != 0; t &= t - 1) out[n++] = i << 12 | from << 6 | Long.numberOfTrailingZeros(t);
                 continue;
             }
             if (doubleCheck) continue;
             boolean test = (pinned & 1L << from) != 0;
+            int first = n;
             if (types[i] == PieceType.PAWN) {
                 n = pawnMoves(squares, side, i, occ, open & evasions, exitsOnly, test, out, n);
-                continue;
+            } else {
+                long t = Attacks.of(types[i], from, occ) & targets & evasions;
+                if (countQuiet && !test) {
+                    quiet += Long.bitCount(t & ~occ);
+                    t &= occ;
+                }
+                for (; t != 0; t &= t - 1) n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, false);
             }
-            for (long t = Attacks.of(types[i], from, occ) & targets & evasions; t != 0; t &= t - 1)
-                n = addIfLegal(squares, side, i, Long.numberOfTrailingZeros(t), occ, test, out, n, false);
+            if (!countQuiet) continue;
+            int kept = first; // a pawn's or a pinned piece's moves listed: the quiet ones counted instead
+            for (int k = first; k < n; k++) if (staysInTable(occ, out[k])) quiet++; else out[kept++] = out[k];
+            n = kept;
         }
-        return n;
+        return countQuiet ? quiet << 16 | n : n;
     }
 
     /**

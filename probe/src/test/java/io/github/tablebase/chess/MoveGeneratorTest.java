@@ -38,6 +38,11 @@ class MoveGeneratorTest {
                 for (Move m : p.legalMoves()) if (m.isCapture() || m.promotion() != null) leaving.add(m.uci());
                 assertEquals(leaving, exits, p::toString);
                 if (!exits.isEmpty()) withExits++;
+                int counted = gen.countedMoves(squares, side(p), BUFFER);
+                Set<String> countedExits = new TreeSet<>();
+                for (int k = 0; k < (counted & 0xFFFF); k++) countedExits.add(uci(BUFFER[k]));
+                assertEquals(leaving, countedExits, p::toString);
+                assertEquals(rules.size() - leaving.size(), counted >>> 16, () -> "moves that stay in the table: " + p);
                 if (!p.inCheck()) {
                     long pinned = gen.pinned(squares, side(p), MoveGenerator.occupied(squares), gen.occupiedBy(squares, side(p)));
                     assertEquals(exposing(gen, squares, side(p)), pinned, p::toString);

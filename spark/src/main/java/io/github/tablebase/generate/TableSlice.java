@@ -179,13 +179,13 @@ final class TableSlice implements Serializable {
                     entries.state[e] = (byte) NONE;
                     continue;
                 }
-                int count = gen.legalMoves(squares, side, moves);
-                entries.decide(e, squares, side, moves, count, captures, 0, gen, exits);
+                int counted = gen.countedMoves(squares, side, moves), quiet = counted >>> 16, count = counted & 0xFFFF;
+                entries.decide(e, squares, side, quiet, moves, count, captures, 0, gen, exits);
                 if (!enPassant) continue;
                 for (int pushed = 0; pushed < squares.length; pushed++) {
                     if (!justPushedTwo(gen, squares, side, pushed)) continue;
                     int taking = gen.enPassantCaptures(squares, side, pushed, captures);
-                    if (taking > 0) entries.decide(entries.enPassant(e, pushed), squares, side, moves, count, captures, taking, gen, exits);
+                    if (taking > 0) entries.decide(entries.enPassant(e, pushed), squares, side, quiet, moves, count, captures, taking, gen, exits);
                 }
             }
         }
@@ -229,20 +229,17 @@ final class TableSlice implements Serializable {
         }
 
         /**
-         * Sets entry {@code e} up from its {@code count} legal moves and {@code taking} en-passant captures: checkmate
-         * and stalemate at once; a capture or promotion that wins, a win event; one that draws, a position that
-         * cannot lose; else its quiet moves to refute, plus one for its exits if they all lose (a loss event).
+         * Sets entry {@code e} up from its {@code quiet} legal moves that stay in the table, its {@code count} legal
+         * exits ({@code moves}: captures and promotions) and {@code taking} en-passant captures: checkmate and
+         * stalemate at once; a capture or promotion that wins, a win event; one that draws, a position that cannot
+         * lose; else its quiet moves to refute, plus one for its exits if they all lose (a loss event).
          */
-        void decide(int e, int[] squares, int side, int[] moves, int count, int[] captures, int taking, MoveGenerator gen, Successors exits) {
+        void decide(int e, int[] squares, int side, int quiet, int[] moves, int count, int[] captures, int taking, MoveGenerator gen,
+                    Successors exits) {
             Result.Fold fold = new Result.Fold();
-            int quiet = 0;
-            long occupied = MoveGenerator.occupied(squares);
-            for (int k = 0; k < count; k++) {
-                if (MoveGenerator.staysInTable(occupied, moves[k])) quiet++;
-                else fold.add(exits.exitResult(squares, moves[k], 1 - side));
-            }
+            for (int k = 0; k < count; k++) fold.add(exits.exitResult(squares, moves[k], 1 - side));
             for (int k = 0; k < taking; k++) fold.add(exits.exitResult(squares, captures[k], 1 - side));
-            if (count + taking == 0) {
+            if (quiet + count + taking == 0) {
                 if (gen.inCheck(squares, side)) {
                     set(e, Result.code(0)); // checkmated
                     if (frontierSize == frontier.length) frontier = Arrays.copyOf(frontier, 2 * frontierSize);
