@@ -74,6 +74,8 @@ final class TableSlice implements Serializable {
     private final PlyEvents wins, losses;
     /** En-passant entry {@code 2 * (hi - lo) + k}: the entry without the right ({@code epBase[k]}, ascending), the pawn that moved two squares. */
     private final int[] epBase, epPawn;
+    /** {@link #enPassantBuckets} of {@link #epBase}: where the en-passant entries of each run of entries start. */
+    private final int[] epFirst;
     /** The plies a state byte holds: 0 .. bytePlies - 1 as they are, later ones as {@code bytePlies} and listed. */
     final int bytePlies;
     /** The plies the solved partition's result bytes hold ({@code spark.tablebase.bytePlies}), later ones listed beside them. */
@@ -83,7 +85,7 @@ final class TableSlice implements Serializable {
     private int[][] lateEntries;
 
     private TableSlice(long lo, long hi, byte[] state, int[] frontier, int frontierSize, int ply, PlyEvents wins, PlyEvents losses,
-                       int[] epBase, int[] epPawn, int bytePlies, int filePlies, int[] latePly, int[][] lateEntries) {
+                       int[] epBase, int[] epPawn, int[] epFirst, int bytePlies, int filePlies, int[] latePly, int[][] lateEntries) {
         this.lo = lo;
         this.hi = hi;
         this.state = state;
@@ -94,6 +96,7 @@ final class TableSlice implements Serializable {
         this.losses = losses;
         this.epBase = epBase;
         this.epPawn = epPawn;
+        this.epFirst = epFirst != null ? epFirst : enPassantBuckets(epBase, (int) (2 * (hi - lo)));
         this.bytePlies = bytePlies;
         this.filePlies = filePlies;
         this.latePly = latePly;
@@ -144,7 +147,7 @@ final class TableSlice implements Serializable {
         int[][] late = new int[ints[3].length][];
         for (int k = 0; k < late.length; k++) late[k] = readInts(in);
         return new TableSlice(lo, hi, state, Arrays.copyOf(ints[0], Math.max(1024, ints[0].length)), ints[0].length, ply,
-                wins, losses, ints[1], ints[2], bytePlies, filePlies, ints[3], late);
+                wins, losses, ints[1], ints[2], null, bytePlies, filePlies, ints[3], late);
     }
 
     private static int[] readInts(DataInputStream in) throws IOException {
@@ -270,7 +273,7 @@ final class TableSlice implements Serializable {
                 System.arraycopy(epState, 0, all, tableEntries, extra);
             }
             return new TableSlice(lo, hi, all, frontier, frontierSize, 0, wins.trimmed(), losses.trimmed(), enPassant.keys(), enPassant.values(),
-                    bytePlies, filePlies, new int[0], new int[0][]);
+                    null, bytePlies, filePlies, new int[0], new int[0][]);
         }
     }
 
@@ -331,7 +334,7 @@ final class TableSlice implements Serializable {
     TableSlice next(int q, PositionIndex index, MoveGenerator gen, boolean ownCopy, Iterator<long[]> kingKeys) {
         if (ply != q - 1) throw new TableInvariantException(atAnotherPly(q - 1));
         // the state bytes change at every ply: the rest is shared
-        TableSlice next = ownCopy ? this : new TableSlice(lo, hi, state.clone(), frontier, frontierSize, ply, wins, losses, epBase, epPawn,
+        TableSlice next = ownCopy ? this : new TableSlice(lo, hi, state.clone(), frontier, frontierSize, ply, wins, losses, epBase, epPawn, epFirst,
                 bytePlies, filePlies, latePly, lateEntries);
         next.applyInPlace(q, index, gen, false, kingKeys);
         return next;
@@ -420,14 +423,33 @@ final class TableSlice implements Serializable {
         return -1;
     }
 
-    /** The first place in {@link #epBase} not below {@code e}. */
-    private int firstEnPassant(int e) {
-        int a = 0, b = epBase.length;
-        while (a < b) {
-            int mid = (a + b) >>> 1;
-            if (epBase[mid] < e) a = mid + 1; else b = mid;
+    /** The first place in {@link #epBase} not below {@code e}: from its run's start in {@link #epFirst}, a run holding about one. */
+    private int firstEnPassant(int e) { return firstEnPassant(epBase, epFirst, e); }
+
+    /** The first place in ascending {@code epBase} not below entry {@code e}, from its {@link #enPassantBuckets} {@code first}. */
+    static int firstEnPassant(int[] epBase, int[] first, int e) {
+        int run = (e >>> first[0]) + 1, k = first[run], end = first[run + 1];
+        while (k < end && epBase[k] < e) k++;
+        return k;
+    }
+
+    /**
+     * The en-passant entries of {@code entries} table entries by runs of 2^shift entries, about as many runs as
+     * en-passant entries: the shift at [0], then where each run's start in {@code epBase} (ascending), and its end.
+     * Every un-move that reaches an entry looks for its en-passant entries (a search of the whole list took half of
+     * KPKP's plies).
+     */
+    static int[] enPassantBuckets(int[] epBase, int entries) {
+        int shift = 0;
+        while (shift < 30 && (long) epBase.length << (shift + 1) <= entries) shift++;
+        int runs = (int) (((long) entries + (1L << shift) - 1) >>> shift);
+        int[] first = new int[runs + 2];
+        first[0] = shift;
+        for (int run = 0, k = 0; run <= runs; run++) {
+            while (k < epBase.length && epBase[k] >>> shift < run) k++;
+            first[run + 1] = k;
         }
-        return a;
+        return first;
     }
 
     /**

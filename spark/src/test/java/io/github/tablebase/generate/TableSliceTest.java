@@ -19,6 +19,29 @@ import org.junit.jupiter.api.Test;
  * E, symmetric positions included (where one move stands for several, or two un-moves for one move).
  */
 class TableSliceTest {
+    /**
+     * The en-passant entries of an entry found from its run's start are where a search of the whole list finds them:
+     * every entry of tables of sparse and dense lists, with repeats (one entry, two pawns that may be taken), and none.
+     */
+    @Test
+    void enPassantRunsFindWhatASearchFinds() {
+        java.util.Random random = new java.util.Random(3);
+        for (int count : new int[] {0, 1, 7, 1000, 40_000}) {
+            int entries = 1 + random.nextInt(200_000);
+            int[] epBase = random.ints(count, 0, entries).sorted().toArray();
+            int[] first = TableSlice.enPassantBuckets(epBase, entries);
+            assertTrue(first.length <= 2 * count + 3 + 2, "about two runs an en-passant entry: " + first.length);
+            for (int e = 0; e < entries; e++) {
+                int a = 0, b = epBase.length;
+                while (a < b) {
+                    int mid = (a + b) >>> 1;
+                    if (epBase[mid] < e) a = mid + 1; else b = mid;
+                }
+                assertEquals(a, TableSlice.firstEnPassant(epBase, first, e), count + " en-passant entries, entry " + e);
+            }
+        }
+    }
+
     @Test
     void unmoveWeightsCountEachMoveIntoAClassOnce() {
         check(Material.parse("KQK"), false);
