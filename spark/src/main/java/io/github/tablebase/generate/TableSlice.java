@@ -458,10 +458,14 @@ final class TableSlice implements Serializable {
      */
     static SolvedPartition solveAlone(PositionIndex index, MoveGenerator gen, Successors exits, long lo, long hi, int bytePlies,
                                       int filePlies) {
-        TableSlice s = init(index, gen, exits, lo, hi, bytePlies, filePlies);
-        int lastEvent = s.lastEventPly();
-        while (s.frontierSize > 0 || s.ply < lastEvent) s.applyInPlace(s.ply + 1, index, gen, true, java.util.Collections.emptyIterator());
-        return s.solvedPartition();
+        return init(index, gen, exits, lo, hi, bytePlies, filePlies).solvedInPlace(index, gen);
+    }
+
+    /** Every ply applied to this slice itself, a whole table's that no one else sees, then its results ({@link #solveAlone}). */
+    SolvedPartition solvedInPlace(PositionIndex index, MoveGenerator gen) {
+        int lastEvent = lastEventPly();
+        while (frontierSize > 0 || ply < lastEvent) applyInPlace(ply + 1, index, gen, true, java.util.Collections.emptyIterator());
+        return solvedPartition();
     }
 
     /** A slice asked for at another ply than its own: the slices of two plies were mixed up. */

@@ -90,6 +90,30 @@ public final class TableSolver {
     /** Whether {@code material} may be solved in one task ({@link #solve(Material, SmallerTables, String, boolean)}): up to 5 pieces. */
     public static boolean fitsOneTask(Material material) { return 2 * new PositionIndex(material).size() <= MAX_ONE_TASK_ENTRIES; }
 
+    /**
+     * A table solved on the calling thread ({@link #solveHere}), with the seconds its init and its plies took, and the
+     * thread's processor seconds in each (which other work on the machine disturbs less).
+     */
+    public record Solved(SolvedPartition results, double initSeconds, double pliesSeconds, double initCpuSeconds, double pliesCpuSeconds, int plies) {}
+
+    /**
+     * A whole table solved on the calling thread, outside Spark, by the kernels of a table solved in one task (init,
+     * then every ply in place), its captures and promotions read through {@code exits}, its result bytes holding
+     * {@code filePlies} plies: what jobs/bench-kernel times.
+     */
+    public static Solved solveHere(Material material, io.github.tablebase.table.Successors exits, int filePlies) {
+        PositionIndex index = new PositionIndex(material);
+        MoveGenerator gen = new MoveGenerator(material);
+        if (!fitsOneTask(material)) throw new IllegalArgumentException(material.name() + " does not fit one task");
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long start = System.nanoTime(), startCpu = threads.getCurrentThreadCpuTime();
+        TableSlice slice = TableSlice.init(index, gen, exits, 0, index.size(), TableSlice.bytePlies(gen, filePlies), filePlies);
+        long initDone = System.nanoTime(), initCpu = threads.getCurrentThreadCpuTime();
+        SolvedPartition results = slice.solvedInPlace(index, gen);
+        return new Solved(results, (initDone - start) / 1e9, (System.nanoTime() - initDone) / 1e9, (initCpu - startCpu) / 1e9,
+                (threads.getCurrentThreadCpuTime() - initCpu) / 1e9, slice.ply);
+    }
+
     /** Un-move batches go to the partition their key names. */
     static final class ToPartition extends Partitioner {
         private final int parts;

@@ -55,6 +55,23 @@ class TableSolverTest {
         }
     }
 
+    /** The kernels on the calling thread, outside Spark (jobs/bench-kernel), solve KQKR as Spark does over 3 partitions. */
+    @Test
+    void aTableSolvedOnThisThreadHasTheResultsSparkGives() throws Exception {
+        Material kqkr = Material.parse("KQKR");
+        SolvedResults spark = solve(kqkr, 3).get(kqkr);
+        SmallerTables subs = new SmallerTables(SparkTestSession.context(), kqkr, FILES);
+        try {
+            TableSolver.Solved here = TableSolver.solveHere(kqkr, subs.exits(), io.github.tablebase.probe.Result.MAX_PLY);
+            byte[] bytes = here.results().results();
+            assertEquals(spark.results().length, bytes.length);
+            for (int e = 0; e < bytes.length; e++) assertEquals(spark.results()[e], here.results().late().result(e, bytes[e] & 0xFF), "entry " + e);
+            assertEquals(71, here.plies(), "KQKR's longest loss is ply 70 (mated after 35 moves); the ply after it decides nothing");
+        } finally {
+            subs.release();
+        }
+    }
+
     private static int ply(SolvedResults table, Position p) {
         return table.ply(table.index().index(p), p.sideToMove() == Color.WHITE ? 0 : 1);
     }
