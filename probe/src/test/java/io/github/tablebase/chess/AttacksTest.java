@@ -44,4 +44,34 @@ class AttacksTest {
         assertEquals(0, bishop & Attacks.bit(Square.parse("g4")));
         assertEquals(Long.bitCount(rook) + Long.bitCount(bishop), Long.bitCount(Attacks.of(PieceType.QUEEN, d1, blockers)));
     }
+
+    /** Rooks', bishops' and queens' attacks are those of a walk square by square to the first piece, on every square. */
+    @Test
+    void slidersAttackAsAWalkToTheFirstPiece() {
+        java.util.Random random = new java.util.Random(11);
+        int[][] rook = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}}, bishop = {{1, 1}, {-1, -1}, {-1, 1}, {1, -1}};
+        for (int sq = 0; sq < 64; sq++)
+            for (int t = 0; t < 3_000; t++) {
+                long occupied = t == 0 ? 0 : t == 1 ? -1L : random.nextLong() & random.nextLong() & (t % 3 == 0 ? -1L : random.nextLong());
+                long r = walk(sq, occupied, rook), b = walk(sq, occupied, bishop);
+                assertEquals(r, Attacks.of(PieceType.ROOK, sq, occupied), "rook on " + sq);
+                assertEquals(b, Attacks.of(PieceType.BISHOP, sq, occupied), "bishop on " + sq);
+                assertEquals(r | b, Attacks.of(PieceType.QUEEN, sq, occupied), "queen on " + sq);
+            }
+    }
+
+    private static long walk(int sq, long occupied, int[][] steps) {
+        long attacks = 0;
+        for (int[] step : steps) {
+            int f = Square.file(sq) + step[0], r = Square.rank(sq) + step[1];
+            while (f >= 0 && f < 8 && r >= 0 && r < 8) {
+                long bit = 1L << Square.of(f, r);
+                attacks |= bit;
+                if ((occupied & bit) != 0) break;
+                f += step[0];
+                r += step[1];
+            }
+        }
+        return attacks;
+    }
 }
