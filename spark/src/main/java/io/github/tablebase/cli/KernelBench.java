@@ -48,7 +48,8 @@ public final class KernelBench {
                 long entries = 2 * index.size();
                 System.out.printf("%s: %,d entries, init %.2f s, %d plies %.2f s (the thread's processor time %.2f s and %.2f s), %,.0f entries a"
                         + " second; longest win %d moves with White to move, %d with Black%n", m.name(), entries, s.initSeconds(), s.plies(),
-                        s.pliesSeconds(), s.initCpuSeconds(), s.pliesCpuSeconds(), entries / (s.initSeconds() + s.pliesSeconds()), figures.longestWin(Color.WHITE), figures.longestWin(Color.BLACK));
+                        s.pliesSeconds(), s.initCpuSeconds(), s.pliesCpuSeconds(), entries / (s.initSeconds() + s.pliesSeconds()),
+                        figures.longestWin(Color.WHITE), figures.longestWin(Color.BLACK));
                 solved.put(m, new ResultPlane(EntryPlane.of(s.results().results()), s.results().late()));
             }
         }

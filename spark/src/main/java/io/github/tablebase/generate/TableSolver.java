@@ -9,8 +9,11 @@ import io.github.tablebase.table.SmallerTables;
 import io.github.tablebase.table.SolveFigures;
 import io.github.tablebase.table.SolvedPartition;
 import io.github.tablebase.table.SolvedTable;
+import io.github.tablebase.table.Successors;
 import io.github.tablebase.table.TableFigures;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.Iterator;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -94,18 +97,19 @@ public final class TableSolver {
      * A table solved on the calling thread ({@link #solveHere}), with the seconds its init and its plies took, and the
      * thread's processor seconds in each (which other work on the machine disturbs less).
      */
-    public record Solved(SolvedPartition results, double initSeconds, double pliesSeconds, double initCpuSeconds, double pliesCpuSeconds, int plies) {}
+    public record Solved(SolvedPartition results, double initSeconds, double pliesSeconds, double initCpuSeconds, double pliesCpuSeconds,
+                         int plies) {}
 
     /**
      * A whole table solved on the calling thread, outside Spark, by the kernels of a table solved in one task (init,
      * then every ply in place), its captures and promotions read through {@code exits}, its result bytes holding
      * {@code filePlies} plies: what jobs/bench-kernel times.
      */
-    public static Solved solveHere(Material material, io.github.tablebase.table.Successors exits, int filePlies) {
+    public static Solved solveHere(Material material, Successors exits, int filePlies) {
         PositionIndex index = new PositionIndex(material);
         MoveGenerator gen = new MoveGenerator(material);
         if (!fitsOneTask(material)) throw new IllegalArgumentException(material.name() + " does not fit one task");
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long start = System.nanoTime(), startCpu = threads.getCurrentThreadCpuTime();
         TableSlice slice = TableSlice.init(index, gen, exits, 0, index.size(), TableSlice.bytePlies(gen, filePlies), filePlies);
         long initDone = System.nanoTime(), initCpu = threads.getCurrentThreadCpuTime();
