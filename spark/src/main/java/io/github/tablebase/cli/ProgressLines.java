@@ -10,8 +10,9 @@ import java.util.List;
  * line every {@link #EVERY_SECONDS} seconds with its ply and the time left, or, verbose, every ply's line. The
  * estimates start from the plan's measured rates and follow this run's pace once it has run for
  * {@link #PACE_AFTER_SECONDS} seconds (the first tables are too small to say): the wall-clock time from its first table's
- * start to its last table solved, against the plan's time for the tables solved by then. Wall-clock time, since tables
- * solve side by side and a busy machine slows them all. Tables of up to five pieces and of six have rates of their
+ * start to the last table solved or written, against the plan's time for the work done by then, each table's solving once
+ * solved and its writing once written (a large table's writing, which follows its solving, takes as long as it). Wall-clock
+ * time, since tables solve and write side by side and a busy machine slows them all. Tables of up to five pieces and of six have rates of their
  * own, and so paces of their own: the 5-piece tables before a 6-piece one say nothing of its pace.
  */
 final class ProgressLines implements SolveProgress {
@@ -23,11 +24,11 @@ final class ProgressLines implements SolveProgress {
     private final Clock clock;
     private int made;
     /**
-     * This run's tables up to five pieces [0] and six [1]: the plan's time for those solved so far, when the first
-     * started and when the last was solved (nanoseconds).
+     * This run's tables up to five pieces [0] and six [1]: the plan's time for the work done so far, when the first
+     * started and when the last was solved or written (nanoseconds).
      */
     private final double[] plannedDone = new double[2];
-    private final long[] kindStart = new long[2], lastSolved = new long[2];
+    private final long[] kindStart = new long[2], lastDone = new long[2];
     private final boolean[] kindStarted = new boolean[2];
     /** The tables being solved (several at once when each takes one task): their plan's step, start and last line. */
     private final java.util.Map<Material, Solving> solving = new java.util.HashMap<>();
@@ -58,7 +59,7 @@ final class ProgressLines implements SolveProgress {
 
     /** A table starts: "table k of n", its entries, and the time left in the run (the tables started before it, and still solving, left out). */
     synchronized void startTable(Material material) {
-        RunPlan.Step table = toMake.stream().filter(s -> s.material().equals(material)).findFirst().orElseThrow();
+        RunPlan.Step table = step(material);
         made++;
         double left = 0;
         for (RunPlan.Step s : toMake.subList(made - 1, toMake.size())) left += s.seconds(cores) * pace(s);
@@ -75,8 +76,22 @@ final class ProgressLines implements SolveProgress {
     /** A table is solved. */
     synchronized void solved(Material material) {
         RunPlan.Step table = solving.remove(material).step;
-        plannedDone[kind(table)] += table.seconds(cores);
-        lastSolved[kind(table)] = clock.nanos();
+        done(table, table.solveSeconds(cores));
+    }
+
+    /** A table is written. */
+    synchronized void written(Material material) {
+        RunPlan.Step table = step(material);
+        done(table, table.seconds(cores) - table.solveSeconds(cores));
+    }
+
+    private void done(RunPlan.Step table, double plannedSeconds) {
+        plannedDone[kind(table)] += plannedSeconds;
+        lastDone[kind(table)] = clock.nanos();
+    }
+
+    private RunPlan.Step step(Material material) {
+        return toMake.stream().filter(s -> s.material().equals(material)).findFirst().orElseThrow();
     }
 
     @Override public synchronized void note(String line) {
@@ -100,7 +115,7 @@ final class ProgressLines implements SolveProgress {
     /** How many times the plan's time this run's tables of the kind of {@code step} took, 1 until it has run long enough to say. */
     private double pace(RunPlan.Step step) {
         int k = kind(step);
-        double took = (lastSolved[k] - kindStart[k]) / 1e9;
+        double took = (lastDone[k] - kindStart[k]) / 1e9;
         return plannedDone[k] > 0 && took >= PACE_AFTER_SECONDS ? took / plannedDone[k] : 1;
     }
 

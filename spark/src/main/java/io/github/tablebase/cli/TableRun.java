@@ -173,6 +173,7 @@ final class TableRun {
         Material m = s.table().material();
         try {
             TableFolders.Wrote wrote = folders.write(s.table(), s.smaller(), s.dtz());
+            progress.written(m);
             figuresLog.table(s.table(), wrote);
             long windows = s.smaller().windowBytesRead();
             if (windows > 0)

@@ -72,7 +72,7 @@ class ProgressLinesTest {
         early.startTable(KRKN);
         assertTrue(said().get(1).endsWith("about " + RunPlan.duration(krkn) + " left in the run"));
 
-        double took = 25, pace = took / krk; // a KRK solved this long after the run began: this much slower than the plan said
+        double took = 25, pace = took / plan.steps().get(0).solveSeconds(2); // a KRK solved this long after the run began: this much slower than the plan said
         now += (long) (20 * 1e9);
         progress.solved(KRK);
         progress.startTable(KRKN);
@@ -81,6 +81,27 @@ class ProgressLinesTest {
         double solve = plan.steps().get(1).solveSeconds(2) * pace;
         plies(progress, KRKN, 1, Math.ceil(solve + 10)); // past the estimate
         assertTrue(said().get(0).endsWith("longer than the " + RunPlan.duration(solve) + " estimated"));
+    }
+
+    @Test
+    void aTableSolvedButNotYetWrittenCountsItsSolvingAloneAndItsWritingOnceWritten() {
+        Material knpkn = Material.parse("KNPKN"), kqpkr = Material.parse("KQPKR");
+        RunPlan plan = RunPlan.of(List.of(knpkn, kqpkr), m -> false, kqpkr);
+        RunPlan.Step first = plan.steps().get(0), second = plan.steps().get(1);
+        double solve = first.solveSeconds(2), write = first.seconds(2) - solve;
+        ProgressLines progress = new ProgressLines(plan, 2, false, new PrintStream(printed, true, StandardCharsets.UTF_8), () -> now);
+        progress.startTable(knpkn);
+        now += (long) (2 * solve * 1e9); // solved at half the plan's rate, its writing not yet done
+        progress.solved(knpkn);
+        progress.startTable(kqpkr);
+        assertTrue(said().get(1).endsWith("about " + RunPlan.duration(2 * second.seconds(2)) + " left in the run"),
+                "the pace of the first table's solving alone");
+        now += (long) (write * 1e9); // written at the plan's rate
+        progress.written(knpkn);
+        progress.ply(kqpkr, 1, 1, second.entries(), true, "");
+        double pace = (2 * solve + write) / (solve + write);
+        assertTrue(said().get(0).endsWith("about " + RunPlan.duration(second.solveSeconds(2) * pace - write) + " left to solve"),
+                "the pace of the first table's solving and writing");
     }
 
     @Test
