@@ -6,6 +6,8 @@ import io.github.tablebase.chess.Material;
 import io.github.tablebase.output.Charts;
 import io.github.tablebase.output.TableStats;
 import io.github.tablebase.output.TableView;
+import io.github.tablebase.probe.Manifest;
+import io.github.tablebase.probe.Tablebase;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,8 +42,10 @@ public final class Stats {
                 if (plots != null) for (Path file : Charts.write(stats, Path.of(plots))) System.out.println("wrote " + file);
                 return 0;
             }
-            List<TableView> views = new ArrayList<>(TableView.registerFolder(spark, args.get("--tables", null), Stats::warn));
-            views.sort(java.util.Comparator.comparingInt((TableView v) -> v.material().size()).thenComparing(TableView::name));
+            String folder = args.get("--tables", null);
+            java.util.SortedMap<String, Boolean> tables = TableView.tableFolders(spark, folder);
+            boolean anyRows = tables.containsValue(true);
+            List<TableView> views = anyRows ? new ArrayList<>(TableView.registerFolder(spark, folder, Stats::warn)) : new ArrayList<>();
             // with charts, each table's statistics in full, its lines from them; else its lines alone
             Map<Material, TableSummary> held = new java.util.HashMap<>();
             List<TableStats> full = new ArrayList<>();
@@ -57,13 +61,22 @@ public final class Stats {
                     views.removeIf(v -> v.table() == view.material());
                 }
             }
-            if (held.isEmpty()) throw new java.io.IOException("no table of " + args.get("--tables", null) + " could be read");
-            printSummaryHeader(System.out);
-            for (TableView view : views) {
-                TableSummary own = held.get(view.material());
-                printSummary(own != null ? own : held.get(view.material().coloursSwapped()).coloursSwapped(), System.out);
+            List<String> withoutRows = tables.entrySet().stream().filter(t -> !t.getValue()).map(Map.Entry::getKey).toList();
+            if (!withoutRows.isEmpty()) held.putAll(fromFiles(folder, withoutRows, plots != null));
+            if (held.isEmpty()) throw new java.io.IOException("no table of " + folder + " could be read");
+            // each table held, and the materials read from a twin: both names of KQKR
+            java.util.SortedSet<Material> materials = new java.util.TreeSet<>(
+                    java.util.Comparator.comparingInt(Material::size).thenComparing(Material::name));
+            for (Material m : held.keySet()) {
+                materials.add(m);
+                materials.add(m.coloursSwapped());
             }
-            printSetTotals(held.values(), views.size(), System.out);
+            printSummaryHeader(System.out);
+            for (Material m : materials) {
+                TableSummary own = held.get(m);
+                printSummary(own != null ? own : held.get(m.coloursSwapped()).coloursSwapped(), System.out);
+            }
+            printSetTotals(held.values(), materials.size(), System.out);
             for (TableStats stats : full)
                 System.out.printf("wrote %d charts of %s in %s%n", Charts.write(stats, Path.of(plots, stats.view().name())).size(),
                         stats.view().material().name(), Path.of(plots, stats.view().name()));
@@ -72,6 +85,51 @@ public final class Stats {
     }
 
     private static void warn(String line) { System.err.println("stats: warning: " + line); }
+
+    /**
+     * The lines of tables made without their Parquet rows (--no-parquet), by folder: each side's figures from its
+     * manifest, a longest win found in its files by the probe ({@link Tablebase#positionOfPly}: a pass over the table;
+     * the table's folder must be local). Damaged ones are left out with a warning.
+     */
+    private static Map<Material, TableSummary> fromFiles(String folder, List<String> tables, boolean plots) throws java.io.IOException {
+        Map<Material, TableSummary> held = new java.util.HashMap<>();
+        Path root = localPath(folder);
+        try (Tablebase tablebase = Tablebase.open(root)) {
+            for (Tablebase.Refused r : tablebase.refused()) warn(r.folder().getFileName() + " left out: " + r.reason());
+            for (String table : tables) {
+                Manifest manifest = Manifest.read(localPath(table).resolve(Manifest.FILE));
+                Material m = manifest.material();
+                if (!tablebase.answered().contains(m)) continue; // refused above
+                if (plots) warn(m.name() + ": no charts, its table was made without its Parquet rows (--no-parquet)");
+                Map<Color, TableStats.Side> sides = new java.util.EnumMap<>(Color.class);
+                Map<Color, String> fens = new java.util.EnumMap<>(Color.class);
+                for (Color c : Color.values()) {
+                    Manifest.SideFigures f = manifest.sides().get(c.ordinal());
+                    Manifest.Counts n = f.positions();
+                    sides.put(c, new TableStats.Side(c, n.win() + n.loss() + n.draw(), n.win(), n.loss(), histogram(f.winIn()), histogram(f.lossIn())));
+                    if (f.longestWin() > 0)
+                        tablebase.positionOfPly(m, c, 2 * f.longestWin() - 1).ifPresent(p -> fens.put(c, Fen.of(p)));
+                }
+                held.put(m, new TableSummary(m, sides, fens));
+            }
+        }
+        return held;
+    }
+
+    /** The local folder of a path Spark names ({@code file:/...} or a plain path). */
+    private static Path localPath(String folder) throws java.io.IOException {
+        java.net.URI uri = new org.apache.hadoop.fs.Path(folder).toUri();
+        if (uri.getScheme() != null && !uri.getScheme().equals("file"))
+            throw new java.io.IOException(folder + ": tables made without their Parquet rows are read from a local folder only");
+        return Path.of(uri.getPath());
+    }
+
+    /** Positions by moves to mate, index = moves, as the manifest lists them. */
+    private static long[] histogram(java.util.SortedMap<Integer, Long> byMoves) {
+        long[] h = new long[byMoves.isEmpty() ? 0 : byMoves.lastKey() + 1];
+        byMoves.forEach((moves, n) -> h[moves] = n);
+        return h;
+    }
 
     /** A table's lines: per side to move its results, its longest win and a position of it. */
     record TableSummary(Material material, Map<Color, TableStats.Side> sides, Map<Color, String> deepestWins) {

@@ -251,31 +251,38 @@ public record TableView(Material material, Material table, String name, String f
      */
     public static final String EVERY_TABLE = "all_tables";
 
+    /** The table folders of {@code folder} (those holding a manifest), in name order, each with whether it holds its Parquet rows. */
+    public static java.util.SortedMap<String, Boolean> tableFolders(SparkSession spark, String folder) throws IOException {
+        Path root = new Path(folder);
+        FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
+        if (!fs.isDirectory(root)) throw new NoSuchFileException(folder + ": no such folder");
+        java.util.SortedMap<String, Boolean> tables = new java.util.TreeMap<>();
+        for (org.apache.hadoop.fs.FileStatus child : fs.listStatus(root))
+            if (child.isDirectory() && fs.isFile(new Path(child.getPath(), Manifest.FILE)))
+                tables.put(child.getPath().toString(), fs.isDirectory(new Path(child.getPath(), TableExport.PARQUET)));
+        return tables;
+    }
+
     /**
      * Registers every table folder of {@code folder} (those holding a manifest), each under its endgame's name and,
      * unless the folder holds a table of it, its colours swapped's; and {@link #EVERY_TABLE} over them. A table whose
      * folder is damaged (its manifest or Parquet files) is left out and told to {@code leftOut} in one line.
      */
     public static java.util.List<TableView> registerFolder(SparkSession spark, String folder, java.util.function.Consumer<String> leftOut) throws IOException {
-        Path root = new Path(folder);
-        FileSystem fs = root.getFileSystem(spark.sparkContext().hadoopConfiguration());
-        if (!fs.isDirectory(root)) throw new NoSuchFileException(folder + ": no such folder");
+        java.util.Map<String, Boolean> tables = tableFolders(spark, folder);
         java.util.List<TableView> views = new java.util.ArrayList<>();
         String firstLeftOut = null;
-        boolean any = false;
-        for (org.apache.hadoop.fs.FileStatus child : fs.listStatus(root)) {
-            if (!child.isDirectory() || !fs.isFile(new Path(child.getPath(), Manifest.FILE))) continue;
-            any = true;
-            if (!fs.isDirectory(new Path(child.getPath(), TableExport.PARQUET))) continue; // --no-parquet
+        for (java.util.Map.Entry<String, Boolean> table : tables.entrySet()) {
+            if (!table.getValue()) continue; // --no-parquet
             try {
-                views.add(register(spark, child.getPath().toString()));
+                views.add(register(spark, table.getKey()));
             } catch (IOException | IllegalArgumentException e) {
-                String line = child.getPath().getName() + " left out: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString());
+                String line = new Path(table.getKey()).getName() + " left out: " + String.valueOf(e.getMessage()).lines().findFirst().orElse(e.toString());
                 if (firstLeftOut == null) firstLeftOut = line;
                 leftOut.accept(line);
             }
         }
-        if (!any) throw new NoSuchFileException(folder + ": holds no table folder (make them with jobs/generate --out " + folder + "/kqkr)");
+        if (tables.isEmpty()) throw new NoSuchFileException(folder + ": holds no table folder (make them with jobs/generate --out " + folder + "/kqkr)");
         if (views.isEmpty() && firstLeftOut != null) throw new IOException("no table of " + folder + " can be read: " + firstLeftOut);
         if (views.isEmpty()) throw new NoSuchFileException(folder + ": its tables were made without their Parquet rows (--no-parquet); make them again without that option to query them");
         java.util.Set<Material> own = new java.util.HashSet<>();

@@ -202,6 +202,50 @@ class StatsAndSqlCliTest {
         }
     }
 
+    /**
+     * A set made without its Parquet rows: each table's lines from its manifest, and a longest win of each side found in
+     * its compressed files, the side stored the first in index order (a pass over every position says which), the
+     * other (Black in KQKR, who wins some) a position the probe gives that longest win.
+     */
+    @Test
+    void statsOfASetMadeWithoutItsRowsComeFromItsManifestsAndFiles(@TempDir Path dir) throws Exception {
+        Path set = dir.resolve("set");
+        assertEquals(0, Generate.generate(new String[] {"--endgame", "KQKR", "--out", set.resolve("kqkr").toString(), "--partitions", "1", "--no-parquet"}));
+        CliRun r = CliRun.of("stats", Stats.USAGE, "", () -> Stats.stats(new String[] {"--tables", set.toString()}));
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("the set: 3 tables answering 6 materials"), r.out());
+        try (Tablebase tables = Tablebase.open(set)) {
+            for (String table : List.of("KQK", "KRK", "KQKR")) {
+                Material material = Material.parse(table);
+                List<Manifest.SideFigures> sides = Manifest.read(set.resolve(table.toLowerCase()).resolve(Manifest.FILE)).sides();
+                for (io.github.tablebase.chess.Color side : io.github.tablebase.chess.Color.values()) {
+                    Manifest.SideFigures figures = sides.get(side.ordinal());
+                    Manifest.Counts n = figures.positions();
+                    List<String> cells = List.of(line(r, table, side == io.github.tablebase.chess.Color.WHITE ? "White" : "Black").trim().split("\\s+"));
+                    assertEquals(List.of(String.format("%,d", n.win() + n.loss() + n.draw()), String.format("%,d", n.win()), String.format("%,d", n.loss()),
+                            String.format("%,d", n.draw())), cells.subList(2, 6), cells.toString());
+                    if (figures.longestWin() == 0) {
+                        assertEquals(List.of("-", "-", "-"), cells.subList(6, 9), cells.toString());
+                        continue;
+                    }
+                    assertEquals(String.valueOf(figures.longestWin()), cells.get(6), cells.toString());
+                    io.github.tablebase.chess.Position p = Fen.parse(String.join(" ", cells.subList(8, cells.size())));
+                    assertEquals(side, p.sideToMove(), cells.toString());
+                    assertEquals(figures.longestWin(), tables.probeDtm(p), cells.toString());
+                    if (side != io.github.tablebase.chess.Color.WHITE) continue; // White is stored: the first of its longest wins in index order
+                    io.github.tablebase.chess.PositionIndex index = new io.github.tablebase.chess.PositionIndex(material);
+                    long first = -1;
+                    for (long i = 0; i < index.size() && first < 0; i++) {
+                        io.github.tablebase.chess.Position q = index.position(i, side);
+                        if (q != null && q.isLegal() && index.index(q) == i && tables.probeDtm(q) == figures.longestWin()) first = i;
+                    }
+                    assertEquals(first, index.index(p), cells.toString());
+                }
+            }
+        }
+        assertTrue(Integer.parseInt(List.of(line(r, "KQKR", "Black").trim().split("\\s+")).get(6)) > 0, "Black wins some KQKR positions");
+    }
+
     /** The line of stats' output for a table (or "all") and a side to move. */
     private static String line(CliRun r, String table, String side) {
         return r.out().lines().filter(l -> l.startsWith(table + " ") && l.substring(8).trim().startsWith(side + " ")).findFirst()
