@@ -173,7 +173,7 @@ public final class Generate {
         List<Material> order = new ArrayList<>();
         for (Material m : asked) for (Material step : TablePlan.of(m)) if (!order.contains(step)) order.add(step);
         RunPlan plan = RunPlan.of(order, folders::present, made, !RunSettings.of(jsc).sliceStorage().useMemory(),
-                args.has("--dtz") || RunSettings.of(jsc).dtz());
+                args.has("--dtz") || RunSettings.of(jsc).dtz(), parquet);
         long maxHeap = jsc.isLocal() ? Runtime.getRuntime().maxMemory() : executorsHeap(jsc);
         plan.lines(jsc.defaultParallelism(), jsc.isLocal(), maxHeap).forEach(System.out::println);
         if (!set && order.size() > 1)

@@ -14,13 +14,22 @@ import java.util.function.Predicate;
  * also solves each table's DTZ ({@code --dtz}).
  */
 record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
-    /** Entries (index and side) solved and written a second per core: KBNKN's 253,752,576 with its smaller tables in 110.8 s on 2 cores. */
-    static final double ENTRIES_PER_CORE_SECOND = 1_150_000;
     /**
-     * Entries solved a second per core, writing aside, init included: KBNKN's 242,221,056 solved in 59 s on 2 cores
-     * (2.05 million), KQQKQ's 119,218,176 in 45.5 s (1.31 million).
+     * Entries (index and side) solved and written a second per core, with their Parquet rows and best moves: the 16
+     * pawnless 5-piece tables without a queen, 2.07 billion entries, in 673 s on 2 cores (1.54 million).
      */
-    static final double SOLVED_PER_CORE_SECOND = 1_500_000;
+    static final double ENTRIES_PER_CORE_SECOND = 1_500_000;
+    /**
+     * The same without the rows ({@code --no-parquet}): the 3-5 set's 14 pawn tables of its second sitting, 8.50
+     * billion entries in 40 min 40 s on 2 cores (1.74 million; the pawnless tables before the engine's last changes
+     * 1.58 million).
+     */
+    static final double ENTRIES_PER_CORE_SECOND_NO_ROWS = 1_700_000;
+    /**
+     * Entries solved a second per core, writing aside, init included: the 3-5 set's pawn tables solved in one task each
+     * beside another table's writing, 9.56 billion entries in 3,841 s (2.49 million).
+     */
+    static final double SOLVED_PER_CORE_SECOND = 2_400_000;
     /**
      * The same for 6-piece tables, slower per entry (more moves, more plies, captures into 5-piece tables): the
      * harmonic mean (the rate of the two made one after the other) of the two made on 2 cores, 2,463,842,304 entries
@@ -59,30 +68,30 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
     /** The heap Spark itself holds in a local run. */
     static final long SPARK_HEAP = 512L << 20;
 
-    /** A table of the plan: made, or reused from its folder; made with its DTZ ({@code dtz}) or not. */
-    record Step(Material material, boolean reuse, long indexes, boolean dtz) {
+    /** A table of the plan: made, or reused from its folder; made with its DTZ ({@code dtz}) or not, with its Parquet rows ({@code rows}) or not. */
+    record Step(Material material, boolean reuse, long indexes, boolean dtz, boolean rows) {
         long entries() { return 2 * indexes; }
 
         /** The time to solve and write it, its DTZ included, by the measured rates. */
         double seconds(int cores) {
-            return SECONDS_PER_TABLE + entries() / ((material.size() > 5 ? ENTRIES_PER_CORE_SECOND_6 : ENTRIES_PER_CORE_SECOND) * cores)
-                    + (dtz ? entries() / (DTZ_ENTRIES_PER_CORE_SECOND * cores) : 0);
+            double rate = material.size() > 5 ? ENTRIES_PER_CORE_SECOND_6 : rows ? ENTRIES_PER_CORE_SECOND : ENTRIES_PER_CORE_SECOND_NO_ROWS;
+            return SECONDS_PER_TABLE + entries() / (rate * cores) + (dtz ? entries() / (DTZ_ENTRIES_PER_CORE_SECOND * cores) : 0);
         }
 
         /** The time to solve it, by the measured rate. */
         double solveSeconds(int cores) { return entries() / ((material.size() > 5 ? SOLVED_PER_CORE_SECOND_6 : SOLVED_PER_CORE_SECOND) * cores); }
     }
 
-    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked) { return of(order, present, asked, false, false); }
+    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked) { return of(order, present, asked, false, false, true); }
 
     /**
      * The plan, its heap counted for slices kept on the executors' disks between plies where {@code slicesOnDisk}, and
-     * for each table's DTZ where {@code dtz}.
+     * for each table's DTZ where {@code dtz}; its time for tables written with their Parquet rows where {@code rows}.
      */
-    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked, boolean slicesOnDisk, boolean dtz) {
+    static RunPlan of(List<Material> order, Predicate<Material> present, Material asked, boolean slicesOnDisk, boolean dtz, boolean rows) {
         List<Step> steps = new ArrayList<>();
         for (Material m : order)
-            steps.add(new Step(m, !m.equals(asked) && present.test(m), new PositionIndex(m).size(), dtz));
+            steps.add(new Step(m, !m.equals(asked) && present.test(m), new PositionIndex(m).size(), dtz, rows));
         return new RunPlan(steps, slicesOnDisk ? HEAP_PER_INDEX_SLICES_ON_DISK : HEAP_PER_INDEX, dtz);
     }
 

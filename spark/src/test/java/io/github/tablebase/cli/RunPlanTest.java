@@ -31,12 +31,12 @@ class RunPlanTest {
         List<Material> order = List.of(Material.parse("KRRKQ"), Material.parse("KRRRK"), Material.parse("KRRRKQ"));
         long four = 4L << 30, made = 4700L << 20;
         java.util.function.Predicate<Material> smallerReused = m -> m.size() < 6; // as in the runs of docs/figures.md
-        String refused = RunPlan.of(order, smallerReused, null, false, false).refusal(four, 2);
+        String refused = RunPlan.of(order, smallerReused, null, false, false, true, true).refusal(four, 2);
         org.junit.jupiter.api.Assertions.assertNotNull(refused);
         org.junit.jupiter.api.Assertions.assertTrue(refused.startsWith("KRRRKQ needs a heap of about ") && refused.contains("sliceStorage=DISK_ONLY"), refused);
-        assertEquals(null, RunPlan.of(order, smallerReused, null, true, false).refusal(four, 2));
+        assertEquals(null, RunPlan.of(order, smallerReused, null, true, false, true, true).refusal(four, 2));
         // KRRRKQ was made as objects in a 4.7 GB driver (docs/figures.md): the plan lets it
-        assertEquals(null, RunPlan.of(order, smallerReused, null, false, false).refusal(made, 2));
+        assertEquals(null, RunPlan.of(order, smallerReused, null, false, false, true, true).refusal(made, 2));
     }
 
     /**
@@ -47,13 +47,13 @@ class RunPlanTest {
     void aRunWithDtzCountsTheHeapOfTheTaskThatSolvesIt() {
         List<Material> order = List.of(Material.parse("KRPKR"));
         long indexes = new io.github.tablebase.chess.PositionIndex(Material.parse("KRPKR")).size(), two = 2L << 30;
-        assertEquals(null, RunPlan.of(order, m -> false, null, false, false).refusal(two, 2));
-        String refused = RunPlan.of(order, m -> false, null, false, true).refusal(two, 2);
+        assertEquals(null, RunPlan.of(order, m -> false, null, false, false, true, true).refusal(two, 2));
+        String refused = RunPlan.of(order, m -> false, null, false, true, true).refusal(two, 2);
         org.junit.jupiter.api.Assertions.assertNotNull(refused);
         org.junit.jupiter.api.Assertions.assertTrue(refused.contains("with --dtz"), refused);
         // the task's least: the codes (a short an entry, two entries an index) and the levels (a byte an index)
         long least = RunPlan.SPARK_HEAP + 5 * indexes;
-        org.junit.jupiter.api.Assertions.assertTrue(RunPlan.of(order, m -> false, null, false, true).localHeap(2) > least);
+        org.junit.jupiter.api.Assertions.assertTrue(RunPlan.of(order, m -> false, null, false, true, true).localHeap(2) > least);
     }
 
     /** With DTZ a table's time counts its DTZ, a 6-piece table's with pawns too (solved over partitions). */
@@ -61,7 +61,22 @@ class RunPlanTest {
     void aRunWithDtzCountsItsTime() {
         for (String name : new String[] {"KRPKR", "KRPPKR"}) {
             Material m = Material.parse(name);
-            assertTrue(RunPlan.of(List.of(m), x -> false, null, false, true).seconds(2) > RunPlan.of(List.of(m), x -> false, null, false, false).seconds(2), name);
+            assertTrue(RunPlan.of(List.of(m), x -> false, null, false, true, true).seconds(2) > RunPlan.of(List.of(m), x -> false, null, false, false, true, true).seconds(2), name);
+        }
+    }
+
+    /** Without Parquet rows a table is planned quicker, and in each kind of run its writing still takes time after its solving (the pace counts them apart). */
+    @Test
+    void aRunWithoutRowsIsPlannedQuickerAndEveryTableStillTakesTimeToWrite() {
+        for (String name : new String[] {"KRK", "KQKR", "KRPKR", "KRRRKQ"}) {
+            Material m = Material.parse(name);
+            double[] seconds = new double[2];
+            for (int rows = 0; rows < 2; rows++) {
+                RunPlan.Step step = RunPlan.of(List.of(m), x -> false, null, false, false, rows == 1).steps().get(0);
+                seconds[rows] = step.seconds(2);
+                assertTrue(step.seconds(2) > step.solveSeconds(2), name + ": its writing");
+            }
+            assertTrue(m.size() > 5 ? seconds[0] == seconds[1] : seconds[0] < seconds[1], name + ": without rows " + seconds[0] + " s, with " + seconds[1]);
         }
     }
 }
