@@ -14,17 +14,37 @@ import io.github.tablebase.chess.PositionIndex;
 final class BlockOrder {
     /** The digit in front: 0 the king pair, r the run r - 1. */
     final int lead;
+    /**
+     * How far back in its block a don't-care entry (no canonical legal position) copies its byte from: 1, the byte
+     * before; or the radix of this order's last digit, the entry of the same last piece's square a step of the digit
+     * before (a row above). Either is free to the reader, which never reads these bytes; which compresses smaller
+     * depends on the table (KRPKR's part 5 % smaller a row above, KQBKP's 4 % larger), so the writer samples both.
+     */
+    final int fill;
     /** Radix R of the lead digit, weight W of the digits after it, and {@code size / R}, the lead digit's weight here. */
     private final long radix, weight, stride;
+    /** The radix of the last digit in this order. */
+    private final long last;
     private final Divisor byWeight, byRadix;
 
-    private BlockOrder(int lead, long radix, long weight, long size) {
+    private BlockOrder(int lead, long radix, long weight, long size, long last, int fill) {
         this.lead = lead;
         this.radix = radix;
         this.weight = weight;
         this.stride = size / radix;
+        this.last = last;
+        this.fill = fill;
         this.byWeight = new Divisor(weight, size);
         this.byRadix = new Divisor(radix, size);
+    }
+
+    /** The don't-care entries' distances worth trying in blocks of {@code block} entries: 1, and a row of the last digit where shorter than a block. */
+    int[] fills(int block) { return last > 1 && last < block ? new int[] {1, (int) last} : new int[] {1}; }
+
+    /** This order, its don't-care entries copying the byte {@code fill} before them. */
+    BlockOrder filling(int fill) {
+        if (fill < 1) throw new IllegalArgumentException("a don't-care entry copies a byte before it, not " + fill);
+        return new BlockOrder(lead, radix, weight, stride * radix, last, fill);
     }
 
     /** How many leads a part of {@code index} may have: the king pair and each run. */
@@ -37,7 +57,8 @@ final class BlockOrder {
         if (size <= 0 || size % index.restSize() != 0) throw new IllegalArgumentException("a part of " + size + " indexes is not whole king pairs");
         long weight = 1;
         for (int r = runs.length - 1; r >= lead; r--) weight *= runs[r];
-        return new BlockOrder(lead, lead == 0 ? size / index.restSize() : runs[lead - 1], lead == 0 ? index.restSize() : weight, size);
+        long pairs = size / index.restSize(), last = lead < runs.length ? runs[runs.length - 1] : runs.length > 1 ? runs[runs.length - 2] : pairs;
+        return new BlockOrder(lead, lead == 0 ? pairs : runs[lead - 1], lead == 0 ? index.restSize() : weight, size, last, 1);
     }
 
     /** Where offset {@code at} of the index's order lies in this order. */

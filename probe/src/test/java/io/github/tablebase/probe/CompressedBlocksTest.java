@@ -52,11 +52,14 @@ class CompressedBlocksTest {
         return results;
     }
 
-    private static byte[] written(byte[] results, int side, int block) throws Exception { return written(results, side, block, BlockCodec.LZMA); }
+    private static byte[] written(byte[] results, int side, int block) throws Exception { return written(results, side, block, BlockCodec.LZMA, 1); }
 
-    private static byte[] written(byte[] results, int side, int block, BlockCodec codec) throws Exception {
+    private static byte[] written(byte[] results, int side, int block, BlockCodec codec) throws Exception { return written(results, side, block, codec, 1); }
+
+    /** The stored side of KPK in the index's order, its don't-care entries copying the byte {@code fill} before them. */
+    private static byte[] written(byte[] results, int side, int block, BlockCodec codec, int fill) throws Exception {
         byte[] ordered = new byte[(int) KPK.size()];
-        BlockOrder order = BlockOrder.of(KPK, KPK.size(), 0);
+        BlockOrder order = BlockOrder.of(KPK, KPK.size(), 0).filling(fill);
         order.arrange(results, side, ordered);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         CompressedTable.write(KPK, 0, KPK.size(), CompressedTable.storedSide(KPK.material()).ordinal(), block, codec, order, ordered, null, null, LatePlies.NONE, out);
@@ -94,22 +97,51 @@ class CompressedBlocksTest {
         return bytes;
     }
 
+    /** Each block holds the results wins first, then losses; a don't-care entry the byte before it, or a row above (48, KPK's pawn). */
     @Test
     void eachBlockHoldsTheResultsWinsFirstThenLosses() throws Exception {
         int side = CompressedTable.storedSide(KPK.material()).ordinal();
-        byte[] results = results(side), file = written(results, side, CompressedTable.BLOCK);
-        assertEquals(2, file[51] & 2, "flag bit 1");
-        byte[][] blocks = blocks(file);
-        int at = 0;
-        for (byte[] block : blocks) {
-            int previous = 0;
-            for (int k = 0; k < block.length; k++, at++) {
-                int r = results[2 * at + side] & 0xFF, expected = r == 255 ? previous : stored(r); // a don't-care repeats the byte before
-                assertEquals(expected, block[k] & 0xFF, "entry " + at + ", result byte " + r);
-                previous = expected;
-            }
+        for (int fill : new int[] {1, 48}) {
+            byte[] results = results(side), file = written(results, side, CompressedTable.BLOCK, BlockCodec.LZMA, fill);
+            assertEquals(2, file[51] & 2, "flag bit 1");
+            byte[][] blocks = blocks(file);
+            int at = 0;
+            for (byte[] block : blocks)
+                for (int k = 0; k < block.length; k++, at++) {
+                    int r = results[2 * at + side] & 0xFF, expected = r != 255 ? stored(r) : k >= fill ? block[k - fill] & 0xFF : 0;
+                    assertEquals(expected, block[k] & 0xFF, "entry " + at + ", result byte " + r + ", filled from " + fill + " before");
+                }
+            assertEquals(KPK.size(), at);
         }
-        assertEquals(KPK.size(), at);
+    }
+
+    /**
+     * The writer fills a part's don't-care entries from a row above where its sample compresses smaller so: KRKN's
+     * results a sum of the rook's and the knight's squares' terms, a quarter of them don't-care (with a piece's square in
+     * front, the row above, a king pair before, holds the same value); and from the byte before where each row of knight squares is one value.
+     */
+    @Test
+    void theWriterFillsDontCareEntriesFromARowAboveWhereThatCompressesSmaller() throws Exception {
+        PositionIndex index = new PositionIndex(Material.parse("KRKN"));
+        int size = (int) index.size(), side = CompressedTable.storedSide(index.material()).ordinal();
+        for (boolean byPieces : new boolean[] {true, false}) {
+            Random random = new Random(7);
+            byte[] results = new byte[2 * size];
+            for (int at = 0; at < size; at++)
+                results[2 * at + side] = (byte) (random.nextInt(4) == 0 ? 255 : byPieces ? 1 + (at % 64 * 7 + at / 64 % 64 * 11) % 60 : 1 + at / 64 % 50);
+            CompressedTable.Choice choice = CompressedTable.leastOrder(index, results, side, null, size, CompressedTable.BLOCK, BlockCodec.LZMA);
+            assertEquals(byPieces ? 64 : 1, choice.order().fill, (byPieces ? "by the rook's and knight's squares" : "one value a row") + ", lead " + choice.order().lead);
+            long[] bytes = new long[2];
+            for (int f = 0; f < 2; f++) {
+                BlockOrder order = BlockOrder.of(index, size, choice.order().lead).filling(f == 0 ? 1 : 64);
+                byte[] ordered = new byte[size];
+                order.arrange(results, side, ordered);
+                bytes[f] = CompressedTable.write(index, 0, size, side, CompressedTable.BLOCK, BlockCodec.LZMA, order, ordered, null, null, LatePlies.NONE,
+                        OutputStream.nullOutputStream());
+            }
+            assertTrue(byPieces ? bytes[1] < bytes[0] : bytes[0] < bytes[1], (byPieces ? "by the rook's and knight's squares: " : "one value a row: ") + bytes[0]
+                    + " bytes filled from the byte before, " + bytes[1] + " from a row above");
+        }
     }
 
     @Test
