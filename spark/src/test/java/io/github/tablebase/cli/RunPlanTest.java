@@ -31,12 +31,12 @@ class RunPlanTest {
         List<Material> order = List.of(Material.parse("KRRKQ"), Material.parse("KRRRK"), Material.parse("KRRRKQ"));
         long four = 4L << 30, made = 4700L << 20;
         java.util.function.Predicate<Material> smallerReused = m -> m.size() < 6; // as in the runs of docs/figures.md
-        String refused = RunPlan.of(order, smallerReused, null, false, false, true, true).refusal(four, 2);
+        String refused = RunPlan.of(order, smallerReused, null, false, false, true).refusal(four, 2);
         org.junit.jupiter.api.Assertions.assertNotNull(refused);
         org.junit.jupiter.api.Assertions.assertTrue(refused.startsWith("KRRRKQ needs a heap of about ") && refused.contains("sliceStorage=DISK_ONLY"), refused);
-        assertEquals(null, RunPlan.of(order, smallerReused, null, true, false, true, true).refusal(four, 2));
+        assertEquals(null, RunPlan.of(order, smallerReused, null, true, false, true).refusal(four, 2));
         // KRRRKQ was made as objects in a 4.7 GB driver (docs/figures.md): the plan lets it
-        assertEquals(null, RunPlan.of(order, smallerReused, null, false, false, true, true).refusal(made, 2));
+        assertEquals(null, RunPlan.of(order, smallerReused, null, false, false, true).refusal(made, 2));
     }
 
     /**
@@ -47,7 +47,7 @@ class RunPlanTest {
     void aRunWithDtzCountsTheHeapOfTheTaskThatSolvesIt() {
         List<Material> order = List.of(Material.parse("KRPKR"));
         long indexes = new io.github.tablebase.chess.PositionIndex(Material.parse("KRPKR")).size(), two = 2L << 30;
-        assertEquals(null, RunPlan.of(order, m -> false, null, false, false, true, true).refusal(two, 2));
+        assertEquals(null, RunPlan.of(order, m -> false, null, false, false, true).refusal(two, 2));
         String refused = RunPlan.of(order, m -> false, null, false, true, true).refusal(two, 2);
         org.junit.jupiter.api.Assertions.assertNotNull(refused);
         org.junit.jupiter.api.Assertions.assertTrue(refused.contains("with --dtz"), refused);
@@ -61,7 +61,7 @@ class RunPlanTest {
     void aRunWithDtzCountsItsTime() {
         for (String name : new String[] {"KRPKR", "KRPPKR"}) {
             Material m = Material.parse(name);
-            assertTrue(RunPlan.of(List.of(m), x -> false, null, false, true, true).seconds(2) > RunPlan.of(List.of(m), x -> false, null, false, false, true, true).seconds(2), name);
+            assertTrue(RunPlan.of(List.of(m), x -> false, null, false, true, true).seconds(2) > RunPlan.of(List.of(m), x -> false, null, false, false, true).seconds(2), name);
         }
     }
 
