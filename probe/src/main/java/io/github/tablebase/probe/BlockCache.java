@@ -16,9 +16,23 @@ public final class BlockCache {
 
     private record Held(AtomicReferenceArray<byte[]> slots, int block, int bytes) {}
 
+    /** A block decoded in part ({@code CompressedTable}'s), kept so that a lookup further into it goes on from there. */
+    interface PartialBlock {
+        /** The bytes it holds: its block's, twice (the bytes decoded, and its decoder's window). */
+        int bytes();
+
+        /** Lets it go, decoding it to its end first where its table so chooses; called without this cache's lock. */
+        void letGo();
+    }
+
+    /** The least number of blocks decoded in part kept, whatever their bytes. */
+    static final int LEAST_PARTIAL_BLOCKS = 16;
+
     private final long budget;
     private final ArrayDeque<Held> order = new ArrayDeque<>();
     private long used;
+    private final ArrayDeque<PartialBlock> partial = new ArrayDeque<>();
+    private long partialBytes;
 
     /** A cache of at most {@code budget} bytes of blocks (the last block admitted stays even when it alone is larger). */
     public BlockCache(long budget) {
@@ -49,6 +63,36 @@ public final class BlockCache {
             used -= oldest.bytes();
         }
         return data;
+    }
+
+    /**
+     * Keeps {@code p} among the blocks decoded in part, those of every table this cache serves within an eighth of its
+     * budget ({@link #LEAST_PARTIAL_BLOCKS} at least: a set's tables share it, where a budget a table would let a
+     * whole set's lookups hold gigabytes); returns those it lets go to make room, oldest first, for the caller to
+     * {@link PartialBlock#letGo} outside this lock.
+     */
+    synchronized java.util.List<PartialBlock> keepPartial(PartialBlock p) {
+        partial.add(p);
+        partialBytes += p.bytes();
+        java.util.List<PartialBlock> gone = new java.util.ArrayList<>();
+        while (partialBytes > budget / 8 && partial.size() > LEAST_PARTIAL_BLOCKS) {
+            PartialBlock oldest = partial.poll();
+            partialBytes -= oldest.bytes();
+            gone.add(oldest);
+        }
+        return gone;
+    }
+
+    /** The bytes the blocks decoded in part hold now. */
+    synchronized long partialBytes() { return partialBytes; }
+
+    /** Forgets the blocks decoded in part that {@code which} names (a table closed). */
+    synchronized void forgetPartial(java.util.function.Predicate<PartialBlock> which) {
+        partial.removeIf(p -> {
+            if (!which.test(p)) return false;
+            partialBytes -= p.bytes();
+            return true;
+        });
     }
 
     /** Drops every block of {@code slots} (a table closed). */

@@ -154,13 +154,10 @@ public final class CompressedTable implements DtmTable {
     private final byte properties;
     private final BlockCache cache;
     /**
-     * The blocks decoded in part last ({@link Decoding}s), {@link #mostDecodings} at most, the oldest at {@code
-     * nextDecoding}. When a new one comes, the oldest is let go, and decoded to its end if the cache holds a table
-     * this size ({@code finishLetGo}: its blocks stay, and lookups further into them would come); else a lookup further
-     * in decodes that block from its start again.
+     * Whether a block decoded in part ({@link Decoding}), when the cache lets it go ({@link BlockCache#keepPartial}), is
+     * decoded to its end: where the cache holds a table this size (its blocks stay, and lookups further into them would
+     * come); else a lookup further in decodes that block from its start again.
      */
-    private final Decoding[] recentDecodings;
-    private int nextDecoding;
     private final boolean finishLetGo;
     private final MoveGenerator generator;
     /** The material after each capture or promotion, by {@link #exitCode}. */
@@ -187,7 +184,6 @@ public final class CompressedTable implements DtmTable {
         this.byBlock = new BlockOrder.Divisor(blockEntries, Arrays.stream(parts).mapToLong(p -> p.hi() - p.lo()).max().orElse(0));
         this.properties = properties;
         this.cache = cache;
-        this.recentDecodings = new Decoding[mostDecodings(cache.budget(), blockEntries)];
         this.finishLetGo = cache.budget() >= index.size();
         this.generator = new MoveGenerator(material);
         int pieces = material.size();
@@ -673,14 +669,6 @@ public final class CompressedTable implements DtmTable {
     private int part(long i) { return partOfPair[(int) byPair.quotient(i)]; }
 
     /**
-     * The most blocks of a table kept decoded in part, each holding its decoder and a block's bytes (twice a block): an
-     * eighth of the cache's budget, at least 16.
-     */
-    static int mostDecodings(long cacheBudget, int blockEntries) {
-        return (int) Math.max(16, Math.min(1 << 16, cacheBudget / (16L * blockEntries)));
-    }
-
-    /**
      * Decodes a block as far as the chunk that holds entry {@code offset} (whole where the part has no chunk CRC-32s),
      * going on from where an earlier lookup stopped, and admits what is decoded to the cache.
      */
@@ -692,7 +680,8 @@ public final class CompressedTable implements DtmTable {
             d = new Decoding(part, block, whole);
             if (n < whole) {
                 Decoding other = part.decodings().compareAndExchange(block, null, d);
-                if (other == null) finish(keep(d)); else d = other;
+                if (other == null) for (BlockCache.PartialBlock gone : cache.keepPartial(d)) gone.letGo();
+                else d = other;
             }
         }
         byte[] bytes;
@@ -706,20 +695,12 @@ public final class CompressedTable implements DtmTable {
         return cache.admit(part.blocks(), block, bytes);
     }
 
-    /** Keeps {@code d} among the recent decodings; returns the oldest, which it replaces (null when none). */
-    private synchronized Decoding keep(Decoding d) {
-        Decoding oldest = recentDecodings[nextDecoding];
-        recentDecodings[nextDecoding] = d;
-        nextDecoding = (nextDecoding + 1) % recentDecodings.length;
-        return oldest;
-    }
-
     /**
      * Lets a decoding go; with {@link #finishLetGo}, decodes it to its block's end and admits the block whole if the
      * cache still holds the part decoded, so that a block is decoded once in all.
      */
     private void finish(Decoding d) {
-        if (d == null || !d.part.decodings().compareAndSet(d.block, d, null) || !finishLetGo || d.part.blocks().get(d.block) == null) return;
+        if (!d.part.decodings().compareAndSet(d.block, d, null) || !finishLetGo || d.part.blocks().get(d.block) == null) return;
         try {
             cache.admit(d.part.blocks(), d.block, d.upTo(d.bytes.length));
         } catch (RuntimeException e) {
@@ -734,7 +715,7 @@ public final class CompressedTable implements DtmTable {
      * out are written again only where a marked entry's ply is found ({@link #plyOfMarked}). A decoding that fails
      * starts again from the block's start next time.
      */
-    private final class Decoding {
+    private final class Decoding implements BlockCache.PartialBlock {
         private final Part part;
         private final int block;
         private final byte[] bytes;
@@ -748,6 +729,12 @@ public final class CompressedTable implements DtmTable {
             this.block = block;
             this.bytes = new byte[whole];
         }
+
+        @Override public int bytes() { return 2 * bytes.length; }
+
+        @Override public void letGo() { finish(this); }
+
+        CompressedTable table() { return CompressedTable.this; }
 
         /** The block's first {@code n} bytes at least (whole chunks, or the whole block), decoded and checked. */
         private byte[] decode(int n) {
@@ -807,9 +794,7 @@ public final class CompressedTable implements DtmTable {
     }
 
     @Override public void close() {
-        synchronized (this) {
-            Arrays.fill(recentDecodings, null);
-        }
+        cache.forgetPartial(p -> p instanceof Decoding d && d.table() == this);
         for (Part part : parts) {
             cache.drop(part.blocks());
             for (int j = 0; j < part.decodings().length(); j++) part.decodings().set(j, null);

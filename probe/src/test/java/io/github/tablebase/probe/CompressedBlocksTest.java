@@ -220,6 +220,33 @@ class CompressedBlocksTest {
         again.close();
     }
 
+    /**
+     * Tables sharing a cache share its room for blocks decoded in part, an eighth of its budget in all (a set's lookups
+     * reach a hundred tables): three copies of a KPK part in blocks of 4096 entries, a lookup in each block's first
+     * chunk of each, keep no more; closed, they keep none.
+     */
+    @Test
+    void tablesSharingACacheKeepTheirBlocksDecodedInPartWithinAnEighthOfItInAll(@TempDir Path dir) throws Exception {
+        int side = CompressedTable.storedSide(KPK.material()).ordinal(), block = 4096;
+        byte[] results = results(side);
+        Path path = dir.resolve("kpk.cdtm");
+        Files.write(path, written(results, side, block));
+        long budget = 1 << 20;
+        BlockCache cache = new BlockCache(budget);
+        List<CompressedTable> tables = List.of(CompressedTable.open(List.of(path), cache), CompressedTable.open(List.of(path), cache),
+                CompressedTable.open(List.of(path), cache));
+        int blocks = (int) ((KPK.size() + block - 1) / block);
+        for (int j = 0; j < blocks; j++)
+            for (CompressedTable table : tables) {
+                long i = firstStored(results, side, (long) j * block);
+                assertEquals(results[(int) (2 * i + side)] & 0xFF, table.result(i));
+            }
+        assertTrue(3L * blocks * 2 * block > 2 * budget / 8, "the lookups decode more than the room in part");
+        assertTrue(cache.partialBytes() <= budget / 8 && cache.partialBytes() > budget / 16, cache.partialBytes() + " bytes decoded in part");
+        for (CompressedTable table : tables) table.close();
+        assertEquals(0, cache.partialBytes());
+    }
+
     @Test
     void theOldestBlocksDecodedInPartAreFinishedWhereTheCacheHoldsTheTableElseLetGo(@TempDir Path dir) throws Exception {
         int side = CompressedTable.storedSide(KPK.material()).ordinal(), block = 4096, chunk = CompressedTable.chunkEntries(block);
@@ -228,7 +255,7 @@ class CompressedBlocksTest {
         Files.write(path, written(results, side, block));
         int blocks = (int) ((KPK.size() + block - 1) / block);
         for (long budget : new long[] {1 << 20, KPK.size() - 1}) { // holds the table, or not
-            int kept = CompressedTable.mostDecodings(budget, block);
+            int kept = (int) Math.max(BlockCache.LEAST_PARTIAL_BLOCKS, budget / 8 / (2 * block)); // an eighth of the budget, a block twice each
             assertTrue(kept < blocks, kept + " decoders kept, " + blocks + " blocks");
             BlockCache cache = new BlockCache(budget);
             CompressedTable table = CompressedTable.open(List.of(path), cache);
