@@ -62,9 +62,16 @@ public final class Verify {
             for (Tablebase.Refused r : sums.refused()) if (r.material() != null) leftOut.add(r.material());
         }
         List<Material> materials;
-        // two tablebases at once (each reads the compressed files where no packed ones are kept): half the cache each
-        try (Tablebase packed = Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.PACKED, 2);
-             Tablebase compressed = Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.COMPRESSED_FIRST, 2)) {
+        // the packed files against the compressed ones, half the cache each; where no packed files are kept (a finished
+        // set), one tablebase of the compressed files with the whole cache, not the same blocks decoded twice
+        Tablebase packed = Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.PACKED, 2);
+        boolean anyPacked = packed.materials().stream().anyMatch(packed::readsPacked);
+        if (!anyPacked) {
+            packed.close();
+            packed = Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.COMPRESSED_FIRST, 1);
+        }
+        Tablebase compressed = anyPacked ? Cli.openTables(args, Tablebase.Check.HEADERS, Tablebase.Source.COMPRESSED_FIRST, 2) : packed;
+        try {
             materials = packed.materials().stream().filter(m -> !leftOut.contains(m) && compressed.materials().contains(m)).toList();
             for (Material m : materials) {
                 long tableStart = System.nanoTime();
@@ -75,6 +82,9 @@ public final class Verify {
                 checked += r.checked();
                 if (r.mismatches() > 0) failed++;
             }
+        } finally {
+            packed.close();
+            if (compressed != packed) compressed.close();
         }
         System.out.printf("%d tables, %,d positions checked in %.1f s: %s%s%n", materials.size(), checked, (System.nanoTime() - start) / 1e9,
                 failed == 0 ? "all agree" : failed + " tables disagree", refused == 0 ? "" : "; " + refused + " left out as damaged");

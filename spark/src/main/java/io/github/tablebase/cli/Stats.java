@@ -99,6 +99,7 @@ public final class Stats {
         try (Tablebase tablebase = Tablebase.open(List.of(root), Tablebase.Check.HEADERS, cache)) {
             for (Tablebase.Refused r : tablebase.refused()) warn(r.folder().getFileName() + " left out: " + r.reason());
             for (String table : tables) {
+                long start = System.nanoTime();
                 Manifest manifest = Manifest.read(localPath(table).resolve(Manifest.FILE));
                 Material m = manifest.material();
                 if (!tablebase.answered().contains(m)) continue; // refused above
@@ -113,6 +114,8 @@ public final class Stats {
                         tablebase.positionOfPly(m, c, 2 * f.longestWin() - 1).ifPresent(p -> fens.put(c, Fen.of(p)));
                 }
                 held.put(m, new TableSummary(m, sides, fens));
+                // a pass over each table: a set takes minutes, so each one says when it is done
+                System.err.printf("stats: %s (%d of %d) read from its files in %.1f s%n", m.name(), held.size(), tables.size(), (System.nanoTime() - start) / 1e9);
             }
         }
         return held;
