@@ -326,8 +326,8 @@ public final class CompressedTable implements DtmTable {
     static final double CLEARLY_SMALLER = 0.85;
 
     /**
-     * The order of a part of {@code size} indexes in blocks of {@code block} entries (its lead and its don't-care
-     * entries' fill, {@link BlockOrder#fills}), with {@code byExits} marked or not
+     * The order of a part of {@code size} indexes in blocks of {@code block} entries (its lead, then the best lead's
+     * don't-care entries' fill, {@link BlockOrder#fills}), with {@code byExits} marked or not
      * (null: not), whose sample of blocks ({@link #sampleBlocks}, spread evenly, each gathered from {@code results} alone) compresses smallest; on a
      * tie the index's own order, filled from the byte before, unmarked. Fast mode ranks the orders, marked and unmarked
      * apart (it ranked the fills of six 5-piece parts as the writer's mode does, but for one within 0.5 %). Where it calls the
@@ -341,17 +341,25 @@ public final class CompressedTable implements DtmTable {
         Choice[] best = new Choice[2];
         long[] bestBytes = {Long.MAX_VALUE, Long.MAX_VALUE};
         for (int lead = 0; lead < BlockOrder.leads(index); lead++) {
-            BlockOrder led = BlockOrder.of(index, size, lead);
-            for (int fill : led.fills(block)) {
-                BlockOrder order = led.filling(fill);
-                Sampled sample = sampled(results, side, true, byExits, order, block, samples, size, codec, true);
-                for (int marked = 0; marked < 2; marked++)
-                    if (sample.bytes(marked) < bestBytes[marked]) {
-                        bestBytes[marked] = sample.bytes(marked);
-                        best[marked] = new Choice(order, marked == 1, null);
-                    }
-            }
+            BlockOrder order = BlockOrder.of(index, size, lead);
+            Sampled sample = sampled(results, side, true, byExits, order, block, samples, size, codec, true);
+            for (int marked = 0; marked < 2; marked++)
+                if (sample.bytes(marked) < bestBytes[marked]) {
+                    bestBytes[marked] = sample.bytes(marked);
+                    best[marked] = new Choice(order, marked == 1, null);
+                }
         }
+        // the best lead's don't-care entries filled from a row above instead, where its sample is smaller so
+        for (int marked = 0; marked < (byExits == null ? 1 : 2); marked++)
+            for (int fill : best[marked].order().fills(block)) {
+                if (fill == 1) continue;
+                BlockOrder order = best[marked].order().filling(fill);
+                Sampled sample = sampled(results, side, marked == 0, marked == 1 ? byExits : null, order, block, samples, size, codec, true);
+                if (sample.bytes(marked) < bestBytes[marked]) {
+                    bestBytes[marked] = sample.bytes(marked);
+                    best[marked] = new Choice(order, marked == 1, null);
+                }
+            }
         if (byExits == null) return best[0];
         // the writer's mode agreed with a clear call of fast mode on all 37 marked 3- and 4-piece tables and KQQKQ's parts
         if (bestBytes[1] >= bestBytes[0]) return best[0];
