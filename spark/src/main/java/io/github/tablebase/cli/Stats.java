@@ -45,11 +45,11 @@ public final class Stats {
             String folder = args.get("--tables", null);
             java.util.SortedMap<String, Boolean> tables = TableView.tableFolders(spark, folder);
             boolean anyRows = tables.containsValue(true);
-            List<TableView> views = anyRows ? new ArrayList<>(TableView.registerFolder(spark, folder, Stats::warn)) : new ArrayList<>();
+            List<TableView> views = anyRows ? TableView.registerFolder(spark, folder, Stats::warn) : List.of();
             // with charts, each table's statistics in full, its lines from them; else its lines alone
             Map<Material, TableSummary> held = new java.util.HashMap<>();
             List<TableStats> full = new ArrayList<>();
-            for (TableView view : List.copyOf(views)) {
+            for (TableView view : views) {
                 if (view.coloursSwapped()) continue; // a material read from its twin: summed up from it below
                 try {
                     TableStats stats = plots == null ? null : TableView.readingRows(() -> TableStats.compute(spark, view));
@@ -58,7 +58,6 @@ public final class Stats {
                     if (stats != null) full.add(stats);
                 } catch (java.io.IOException e) { // its rows damaged: the others are summed up
                     warn(view.name() + " left out: " + e.getMessage());
-                    views.removeIf(v -> v.table() == view.material());
                 }
             }
             List<String> withoutRows = tables.entrySet().stream().filter(t -> !t.getValue()).map(Map.Entry::getKey).toList();
