@@ -18,7 +18,7 @@ import java.util.Optional;
  * positions. Entries whose byte says their value is their captures' (marked) are searched last, when the others gave
  * nothing, since each costs a search of its captures. Every position of the ply is so reachable: none is missed.
  * KRPKQ's longest wins (its 355 million Black entries stored): Black's in 15 s (the first pass, mostly decoding the
- * blocks), White's, a promotion, in 27 s (the second); the marked entries' pass alone takes about 100 s.
+ * blocks), White's, a promotion, in 27 to 35 s (the second); the marked entries' pass alone takes about 100 s.
  */
 final class PositionOfPly {
     private PositionOfPly() {}
