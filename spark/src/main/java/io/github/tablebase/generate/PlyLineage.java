@@ -3,6 +3,8 @@ package io.github.tablebase.generate;
 import io.github.tablebase.chess.Material;
 import java.io.IOException;
 import java.util.Map;
+import java.util.regex.Pattern;
+import org.apache.spark.SparkException;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.storage.StorageLevel;
@@ -87,6 +89,7 @@ final class PlyLineage<S> {
      */
     PlyState<S> restore(int q, Exception failure) throws Exception {
         if (failFast.cause() != null) throw new IOException(failFast.cause(), failure);
+        if (cancelled(failure)) throw failure;
         int saved = work == null ? -1 : work.lastLevel();
         if (saved < 0) throw new IOException(material.name() + ": ply " + q + " failed (" + firstLine(failure) + ")"
                 + (work == null ? "; give --work DIR to continue from the last ply saved instead" : ""), failure);
@@ -97,6 +100,19 @@ final class PlyLineage<S> {
         JavaRDD<S> slices = kept(work.load(jsc, kind.codec(), saved), storage);
         return new PlyState<>(slices, saved, kind.frontier(slices), kind.decided(slices));
     }
+
+    /**
+     * Whether a ply failed because its job was cancelled: someone stopped the run on purpose (a signal, another table
+     * of the set that failed), so going on from a saved ply would start a job a stopping Spark refuses.
+     */
+    static boolean cancelled(Throwable failure) {
+        for (Throwable e = failure; e != null; e = e.getCause())
+            if (e instanceof SparkException && e.getMessage() != null && CANCELLED.matcher(e.getMessage()).lookingAt()) return true;
+        return false;
+    }
+
+    /** How Spark's scheduler words a job it cancelled. */
+    private static final Pattern CANCELLED = Pattern.compile("Job \\d+ cancelled ");
 
     private static String firstLine(Exception e) {
         return e.getMessage() == null ? e.toString() : e.getMessage().lines().findFirst().orElse("");

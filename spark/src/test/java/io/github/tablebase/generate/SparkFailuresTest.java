@@ -79,6 +79,40 @@ class SparkFailuresTest {
             }
     }
 
+    /** Cancels the {@code n}-th job started while it listens, as a signal's stop or a set's failed table cancels them. */
+    private static final class CancelNthJob extends SparkListener implements AutoCloseable {
+        private final java.util.concurrent.atomic.AtomicInteger started = new java.util.concurrent.atomic.AtomicInteger();
+        private final int n;
+
+        CancelNthJob(int n) {
+            this.n = n;
+            SparkTestSession.context().sc().addSparkListener(this);
+        }
+
+        @Override public void onJobStart(org.apache.spark.scheduler.SparkListenerJobStart start) {
+            if (started.incrementAndGet() == n) SparkTestSession.context().sc().cancelJob(start.jobId());
+        }
+
+        @Override public void close() { SparkTestSession.context().sc().removeSparkListener(this); }
+    }
+
+    @Test
+    void aPlyWhoseJobIsCancelledStopsTheRunInsteadOfGoingOnFromTheLastPlySaved(@TempDir Path dir) throws Exception {
+        TableSolverTest.solve(KQKR, 2); // KQK and KRK written for the run below
+        List<String> said = java.util.Collections.synchronizedList(new ArrayList<>());
+        TableSolver solver = new TableSolver(SparkTestSession.context(), 2, 1, said::add);
+        SparkTestSession.context().sc().listenerBus().waitUntilEmpty();
+        try (CancelNthJob cancel = new CancelNthJob(12)) { // a job of the plies: init and the first plies come before
+            Exception e = assertThrows(Exception.class, () -> TableSolverTest.solve(solver, KQKR, dir.toUri().toString()));
+            assertTrue(PlyLineage.cancelled(e), e.toString());
+        }
+        String lines = String.join("\n", said);
+        assertTrue(said.stream().anyMatch(l -> l.startsWith("KQKR: ply  2:")), lines);
+        assertTrue(said.stream().noneMatch(l -> l.contains("continuing from ply")), lines);
+        assertTrue(!PlyLineage.cancelled(new IOException("a task failed", new RuntimeException("Job 3 cancelled"))),
+                "only Spark's own exception says a job was cancelled");
+    }
+
     @Test
     void aBrokenInvariantStopsTheRunAtItsFirstTaskWithItsMessage(@TempDir Path dir) throws Exception {
         // a KQK file whose every entry says "no canonical legal position": KQKR's first capture of the rook finds no entry
