@@ -580,9 +580,10 @@ public final class CompressedTable implements DtmTable {
                 squares[mover] = from;
             }
         }
-        // the quiet moves' bytes read after every index is known, so that their reads overlap
+        int[] results = new int[quiets];
+        results(quiet, quiets, results);
         for (int k = 0; k < quiets; k++) {
-            int r = result(quiet[k]);
+            int r = results[k];
             if (r == BY_EXITS) {
                 int mover = MoveGenerator.piece(moves[k]), from = squares[mover];
                 squares[mover] = MoveGenerator.to(moves[k]);
@@ -670,6 +671,31 @@ public final class CompressedTable implements DtmTable {
         if (bytes == null || offset >= bytes.length) bytes = load(part, block, offset);
         int b = bytes[offset] & 0xFF;
         return b == MARK && part.marksExits() ? BY_EXITS : late.result(2 * i + storedSide, b);
+    }
+
+    /**
+     * {@link #result} of each of the first {@code n} {@code indexes}, into {@code out}: their blocks found first, then
+     * their bytes read in a loop of nothing else, so that the reads (each a miss in memory, in a large table) overlap.
+     */
+    private void results(long[] indexes, int n, int[] out) {
+        byte[][] held = new byte[n][];
+        int[] offsets = new int[n];
+        boolean[] marking = new boolean[n];
+        for (int k = 0; k < n; k++) {
+            long i = indexes[k];
+            Part part = parts[parts.length == 1 ? 0 : part(i)];
+            long at = part.order().stored(i - part.lo());
+            int block = (int) byBlock.quotient(at), offset = (int) (at - (long) block * blockEntries);
+            byte[] bytes = part.blocks().get(block);
+            held[k] = bytes == null || offset >= bytes.length ? load(part, block, offset) : bytes;
+            offsets[k] = offset;
+            marking[k] = part.marksExits();
+        }
+        for (int k = 0; k < n; k++) out[k] = held[k][offsets[k]];
+        for (int k = 0; k < n; k++) {
+            int b = out[k] & 0xFF;
+            out[k] = b == MARK && marking[k] ? BY_EXITS : late.result(2 * indexes[k] + storedSide, b);
+        }
     }
 
     @Override public Move move(Position p, List<Move> legal) { return null; }
