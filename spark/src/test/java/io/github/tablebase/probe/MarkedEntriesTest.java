@@ -53,6 +53,25 @@ class MarkedEntriesTest {
         }
     }
 
+    /** Black, the side not stored, searched over White's entries before any marked one is written back. */
+    @Test
+    void everyBlackPositionSearchedOverMarkedEntriesReadsAsThePackedFileSays() throws Exception {
+        Path root = GeneratedTables.folder("KPKP").getParent();
+        Material material = Material.parse("KPKP");
+        PositionIndex index = new PositionIndex(material);
+        try (Tablebase packed = Tablebase.open(List.of(root), Tablebase.Check.HEADERS, BlockCache.defaultBytes(), Tablebase.Source.PACKED);
+             Tablebase compressed = Tablebase.open(List.of(root), Tablebase.Check.HEADERS, 64L << 20, Tablebase.Source.COMPRESSED_FIRST)) {
+            long searched = 0;
+            for (long i = 0; i < index.size(); i++) {
+                Position p = index.position(i, Color.BLACK);
+                if (p == null || index.index(p) != i || !p.isLegal()) continue;
+                searched++;
+                assertEquals(packed.ply(p), compressed.ply(p), p::toString);
+            }
+            assertTrue(searched > index.size() / 4, searched + " Black positions");
+        }
+    }
+
     @Test
     void fourThreadsWritingMarkedEntriesBackIntoBlocksTheyEvictReadWhatThePackedFileSays() throws Exception {
         Path root = GeneratedTables.folder("KPKP").getParent();
