@@ -80,16 +80,23 @@ public final class ProbeServer implements AutoCloseable {
         }
     }
 
-    /** A position of {@code material} that White wins, when one is found among a few random ones (the same every time). */
+    /**
+     * A position of {@code material} that White wins, when one is found among a few random ones (the same every time):
+     * few, since each may decode blocks, and a server of a whole set (286 materials, half of them White's weaker side)
+     * starts only once every material has its example.
+     */
     static Position example(Tablebase table, Material material) {
         Random random = new Random(1);
         Position first = Position.randomLegal(material, Color.WHITE, random);
-        for (int i = 0; i < 1_000; i++) {
+        for (int i = 0; i < EXAMPLE_TRIES; i++) {
             Position p = i == 0 ? first : Position.randomLegal(material, Color.WHITE, random);
             if (wins(table, p) && !p.inCheck()) return p;
         }
         return first;
     }
+
+    /** The random positions tried for a material's example. */
+    static final int EXAMPLE_TRIES = 32;
 
     /** Starts serving on {@code host:port} (port 0: any free port) with {@code threads} workers. */
     public static ProbeServer start(Tablebase table, String host, int port, int threads) throws IOException {
