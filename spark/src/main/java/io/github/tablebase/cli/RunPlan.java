@@ -31,12 +31,16 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
      */
     static final double SOLVED_PER_CORE_SECOND = 2_400_000;
     /**
-     * The same for 6-piece tables, slower per entry (more moves, more plies, captures into 5-piece tables): the
-     * harmonic mean (the rate of the two made one after the other) of the two made on 2 cores, 2,463,842,304 entries
-     * each: KRRRKQ (139 plies) solved in 945.7 s and written in 444.0 s (886,000 and 1,303,000 a second per core),
-     * KNNNKN (181 plies, resumed twice) in 2,199.3 s and 595.4 s (441,000 and 560,000).
+     * Entries solved a second per core at 6 pieces, init included: the harmonic mean (the rate of the two made one after
+     * the other) of the two made on 2 cores, nothing else running, 2,463,842,304 entries each, their smaller tables
+     * reused: KRRRKQ (139 plies) in 388.6 s and KNNNKN (181 plies) in 485.6 s (2026-11-29).
      */
-    static final double ENTRIES_PER_CORE_SECOND_6 = 590_000, SOLVED_PER_CORE_SECOND_6 = 783_000;
+    static final double SOLVED_PER_CORE_SECOND_6 = 2_800_000;
+    /**
+     * Entries written a second per core at 6 pieces, after the solving: with the Parquet rows and best moves, KRRRKQ in
+     * 548.1 s (2026-11-27); without ({@code --no-parquet}), KRRRKQ in 181.0 s and KNNNKN in 153.5 s (2026-11-29).
+     */
+    static final double WRITTEN_PER_CORE_SECOND_6 = 2_250_000, WRITTEN_PER_CORE_SECOND_6_NO_ROWS = 7_300_000;
     /**
      * Entries a second per core that a table's DTZ adds to its run (solved and both sides compressed): KQQKQ with its
      * smaller tables 131.1 s against 55.0 s on 2 cores (822,000), KBNKN 227.5 s against 94.4 s (977,000).
@@ -74,8 +78,10 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
 
         /** The time to solve and write it, its DTZ included, by the measured rates. */
         double seconds(int cores) {
-            double rate = material.size() > 5 ? ENTRIES_PER_CORE_SECOND_6 : rows ? ENTRIES_PER_CORE_SECOND : ENTRIES_PER_CORE_SECOND_NO_ROWS;
-            return SECONDS_PER_TABLE + entries() / (rate * cores) + (dtz ? entries() / (DTZ_ENTRIES_PER_CORE_SECOND * cores) : 0);
+            double made = material.size() > 5
+                    ? solveSeconds(cores) + entries() / ((rows ? WRITTEN_PER_CORE_SECOND_6 : WRITTEN_PER_CORE_SECOND_6_NO_ROWS) * cores)
+                    : entries() / ((rows ? ENTRIES_PER_CORE_SECOND : ENTRIES_PER_CORE_SECOND_NO_ROWS) * cores);
+            return SECONDS_PER_TABLE + made + (dtz ? entries() / (DTZ_ENTRIES_PER_CORE_SECOND * cores) : 0);
         }
 
         /** The time to solve it, by the measured rate. */
