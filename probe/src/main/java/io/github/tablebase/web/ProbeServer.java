@@ -82,8 +82,8 @@ public final class ProbeServer implements AutoCloseable {
 
     /**
      * A position of {@code material} that White wins, when one is found among a few random ones (the same every time):
-     * few, since each may decode blocks, and a server of a whole set (286 materials, half of them White's weaker side)
-     * starts only once every material has its example.
+     * few, since each may decode blocks, and a server of a whole set (the 3-5 set's 285 materials, half of them
+     * White's weaker side) starts only once every material has its example.
      */
     static Position example(Tablebase table, Material material) {
         Random random = new Random(1);
