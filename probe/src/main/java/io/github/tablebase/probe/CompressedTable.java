@@ -667,9 +667,18 @@ public final class CompressedTable implements DtmTable {
         Part part = parts[parts.length == 1 ? 0 : part(i)];
         long at = part.order().stored(i - part.lo());
         int block = (int) byBlock.quotient(at), offset = (int) (at - (long) block * blockEntries);
+        return result(part, i, held(part, block, offset)[offset]);
+    }
+
+    /** Block {@code block} of {@code part}, held as far as entry {@code offset} at least: from the cache, else decoded. */
+    private byte[] held(Part part, int block, int offset) {
         byte[] bytes = part.blocks().get(block);
-        if (bytes == null || offset >= bytes.length) bytes = load(part, block, offset);
-        int b = bytes[offset] & 0xFF;
+        return bytes == null || offset >= bytes.length ? load(part, block, offset) : bytes;
+    }
+
+    /** The result of entry {@code i} of {@code part} whose byte in its block is {@code stored}. */
+    private int result(Part part, long i, byte stored) {
+        int b = stored & 0xFF;
         return b == MARK && part.marksExits() ? BY_EXITS : late.result(2 * i + storedSide, b);
     }
 
@@ -678,24 +687,18 @@ public final class CompressedTable implements DtmTable {
      * their bytes read in a loop of nothing else, so that the reads (each a miss in memory, in a large table) overlap.
      */
     private void results(long[] indexes, int n, int[] out) {
+        Part[] partOf = new Part[n];
         byte[][] held = new byte[n][];
         int[] offsets = new int[n];
-        boolean[] marking = new boolean[n];
         for (int k = 0; k < n; k++) {
             long i = indexes[k];
-            Part part = parts[parts.length == 1 ? 0 : part(i)];
+            Part part = partOf[k] = parts[parts.length == 1 ? 0 : part(i)];
             long at = part.order().stored(i - part.lo());
-            int block = (int) byBlock.quotient(at), offset = (int) (at - (long) block * blockEntries);
-            byte[] bytes = part.blocks().get(block);
-            held[k] = bytes == null || offset >= bytes.length ? load(part, block, offset) : bytes;
-            offsets[k] = offset;
-            marking[k] = part.marksExits();
+            int block = (int) byBlock.quotient(at), offset = offsets[k] = (int) (at - (long) block * blockEntries);
+            held[k] = held(part, block, offset);
         }
         for (int k = 0; k < n; k++) out[k] = held[k][offsets[k]];
-        for (int k = 0; k < n; k++) {
-            int b = out[k] & 0xFF;
-            out[k] = b == MARK && marking[k] ? BY_EXITS : late.result(2 * indexes[k] + storedSide, b);
-        }
+        for (int k = 0; k < n; k++) out[k] = result(partOf[k], indexes[k], (byte) out[k]);
     }
 
     @Override public Move move(Position p, List<Move> legal) { return null; }
