@@ -276,6 +276,15 @@ public final class PositionIndex implements Serializable {
         return decode(index, squares) ? new Position(material, squares, side) : null;
     }
 
+    /**
+     * The legal position an index holds, {@code side} to move: null where it holds none (two pieces on a square, an
+     * image of a position whose canonical index is another, or an illegal position).
+     */
+    public Position legalPosition(long index, Color side) {
+        Position p = position(index, side);
+        return p == null || index(p) != index || !p.isLegal() ? null : p;
+    }
+
     /** Writes the squares an index names into {@code squares} (material order); false when two pieces share a square. */
     public boolean decode(long index, int[] squares) {
         if (index < 0 || index >= size()) throw new IllegalArgumentException("index " + index + " is outside 0.." + (size() - 1));

@@ -59,8 +59,8 @@ public final class SampleCheck {
         while (checked < positions) {
             long i = random.nextLong(index.size());
             Color side = random.nextBoolean() ? Color.WHITE : Color.BLACK;
-            Position p = index.position(i, side);
-            if (p == null || index.index(p) != i || !p.isLegal()) continue;
+            Position p = index.legalPosition(i, side);
+            if (p == null) continue;
             checked++;
             String wrong = check(packed, compressed, p);
             if (wrong != null && mismatches++ == 0) first = p + ": " + wrong;

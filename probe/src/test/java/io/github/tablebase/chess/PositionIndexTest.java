@@ -71,6 +71,30 @@ class PositionIndexTest {
         }
     }
 
+    /** The indexes holding a legal position are those of every legal placement of the pieces, side by side. */
+    @Test
+    void theIndexesHoldingALegalPositionAreThoseOfEveryLegalPlacement() {
+        PositionIndex index = new PositionIndex(Material.parse("KRK"));
+        for (Color side : Color.values()) {
+            Set<Long> placed = new HashSet<>();
+            for (int wk = 0; wk < 64; wk++)
+                for (int r = 0; r < 64; r++)
+                    for (int bk = 0; bk < 64; bk++) {
+                        if (wk == r || wk == bk || r == bk) continue;
+                        Position p = new Position(index.material(), new int[] {wk, r, bk}, side);
+                        if (p.isLegal()) placed.add(index.index(p));
+                    }
+            Set<Long> held = new HashSet<>();
+            for (long i = 0; i < index.size(); i++) {
+                Position p = index.legalPosition(i, side);
+                if (p == null) continue;
+                held.add(i);
+                assertEquals(i, index.index(p));
+            }
+            assertEquals(placed, held, side.toString());
+        }
+    }
+
     /**
      * Stepping through a range with decodeNext places the pieces as decoding each index whole does, and tells the
      * canonical ones as the index of the placed pieces does: every index of materials with a lone piece, a pair, pawns

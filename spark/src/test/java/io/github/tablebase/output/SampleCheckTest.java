@@ -135,8 +135,8 @@ class SampleCheckTest {
         try (Tablebase packed = open(copy, Tablebase.Source.PACKED); Tablebase compressed = open(copy, Tablebase.Source.COMPRESSED_FIRST)) {
             CompressedTable alone = CompressedTable.open(List.of(cdtm), new BlockCache(1 << 26));
             for (long i = 0; i < index.size(); i++) {
-                Position p = index.position(i, stored);
-                if (p == null || index.index(p) != i || !p.isLegal()) continue;
+                Position p = index.legalPosition(i, stored);
+                if (p == null) continue;
                 if (alone.result(i) == CompressedTable.BY_EXITS) marked++;
                 assertEquals(packed.probeDtm(p), compressed.probeDtm(p), p::toString);
                 checked++;

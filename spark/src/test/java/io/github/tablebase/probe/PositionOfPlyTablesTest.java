@@ -37,8 +37,8 @@ class PositionOfPlyTablesTest {
                 // the first of each ply, the first whose entry holds its ply (not marked as its captures'), the first leaving the table
                 TreeMap<Integer, Long> first = new TreeMap<>(), firstHeld = new TreeMap<>(), firstLeaving = new TreeMap<>();
                 for (long i = 0; i < index.size(); i++) {
-                    Position p = index.position(i, side);
-                    if (p == null || !p.isLegal() || index.index(p) != i) continue;
+                    Position p = index.legalPosition(i, side);
+                    if (p == null) continue;
                     int ply = packed.ply(p);
                     first.putIfAbsent(ply, i);
                     if (side == Color.WHITE && ((CompressedTable) table).result(i) != CompressedTable.BY_EXITS) firstHeld.putIfAbsent(ply, i);
