@@ -89,7 +89,7 @@ final class PlyLineage<S> {
      */
     PlyState<S> restore(int q, Exception failure) throws Exception {
         if (failFast.cause() != null) throw new IOException(failFast.cause(), failure);
-        if (cancelled(failure)) throw failure;
+        if (cancelled(failure) || jsc.sc().isStopped()) throw failure;
         int saved = work == null ? -1 : work.lastLevel();
         if (saved < 0) throw new IOException(material.name() + ": ply " + q + " failed (" + firstLine(failure) + ")"
                 + (work == null ? "; give --work DIR to continue from the last ply saved instead" : ""), failure);
@@ -103,7 +103,9 @@ final class PlyLineage<S> {
 
     /**
      * Whether a ply failed because its job was cancelled: someone stopped the run on purpose (a signal, another table
-     * of the set that failed), so going on from a saved ply would start a job a stopping Spark refuses.
+     * of the set that failed), so going on from a saved ply would start a job a stopping Spark refuses. A signal that
+     * stops Spark's context before the job starts fails it otherwise ("Cannot call methods on a stopped SparkContext"):
+     * {@link #restore} checks the context too.
      */
     static boolean cancelled(Throwable failure) {
         for (Throwable e = failure; e != null; e = e.getCause())

@@ -83,6 +83,7 @@ class ResumeIT {
         assertEquals(List.of("generate: stopped by a signal; no partial folder is left, and the plies saved in " + work + " let the same command resume"),
                 ends, text);
         assertFalse(text.lines().anyMatch(l -> l.startsWith("\tat ")), text);
+        assertFalse(text.contains("continuing from ply"), "a stopped run goes on from no saved ply:\n" + text);
         try (Stream<Path> beside = Files.list(dir)) {
             assertTrue(beside.noneMatch(p -> p.getFileName().toString().contains(".partial-")), "no partial folder in " + dir);
         }
