@@ -21,14 +21,11 @@ enum BlockCodec {
         @Override int dictionary(int blockEntries) { return Math.max(LZMA2Options.DICT_SIZE_MIN, blockEntries); }
 
         @Override byte[] compress(byte[] block, int blockEntries, boolean fast) {
-            ByteArrayOutputStream data = new ByteArrayOutputStream(block.length / 8);
-            try (LZMAOutputStream lzma = new LZMAOutputStream(data, options(fast ? 0 : 6, !fast, blockEntries), false)) {
-                lzma.write(block, 0, block.length);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e); // into memory: not expected
-            }
-            return data.toByteArray();
+            return fast ? lzma(block, options(0, 0, blockEntries)) : compressed(block, blockEntries, NICE_LENGTH);
         }
+
+        /** In the writer's normal mode, with match lengths up to {@code niceLength} sought out (the writer's: {@link #NICE_LENGTH}). */
+        @Override byte[] compressed(byte[] block, int blockEntries, int niceLength) { return lzma(block, options(6, niceLength, blockEntries)); }
 
         @Override BlockDecoder decoder(byte[] compressed, byte properties, byte[] out) { return new LzmaBlockDecoder(compressed, properties, out); }
 
@@ -40,7 +37,10 @@ enum BlockCodec {
         @Override int dictionary(int blockEntries) { return blockEntries; }
 
         /** Level 19 (level 22, its most: 0.5 % smaller, half the speed, 2.6 MB/s on KRRRKQ); level 3 to rank orders. */
-        @Override byte[] compress(byte[] block, int blockEntries, boolean fast) { return com.github.luben.zstd.Zstd.compress(block, fast ? 3 : 19); }
+        @Override byte[] compress(byte[] block, int blockEntries, boolean fast) { return compressed(block, blockEntries, fast ? 3 : 19); }
+
+        /** At {@code level}. */
+        @Override byte[] compressed(byte[] block, int blockEntries, int level) { return com.github.luben.zstd.Zstd.compress(block, level); }
 
         @Override BlockDecoder decoder(byte[] compressed, byte properties, byte[] out) { return new ZstdBlockDecoder(compressed, out); }
 
@@ -49,6 +49,12 @@ enum BlockCodec {
 
     /** LZMA's literal context, literal position and position bits: none (see {@link #options}). */
     private static final int LC = 0, LP = 0, PB = 0;
+
+    /**
+     * The writer's LZMA nice length: 273 (LZMA's most) makes KRNKR's blocks 7 % smaller and KRPKR's 0.5 %, at up to half
+     * the speed (jobs/bench-codec).
+     */
+    static final int NICE_LENGTH = 96;
 
     /** The codec of a table's blocks as the generator writes them: Zstandard at six pieces and more. */
     static BlockCodec of(Material material) { return material.size() >= 6 ? ZSTD : LZMA; }
@@ -65,6 +71,12 @@ enum BlockCodec {
      */
     abstract byte[] compress(byte[] block, int blockEntries, boolean fast);
 
+    /**
+     * A block's bytes as {@link #compress} codes them but with the codec's one setting chosen: LZMA's nice length in
+     * its normal mode, Zstandard's level (for jobs/bench-codec, which weighs settings on a table's own blocks).
+     */
+    abstract byte[] compressed(byte[] block, int blockEntries, int setting);
+
     /** A decoder of one block's {@code compressed} bytes into {@code out}, whose length is the block's. */
     abstract BlockDecoder decoder(byte[] compressed, byte properties, byte[] out);
 
@@ -72,17 +84,18 @@ enum BlockCodec {
     abstract boolean decodedInChunks();
 
     /**
-     * LZMA's {@code preset} with a block's dictionary and no contexts, and with {@code normal} the writer's normal mode:
-     * the binary-tree match finder, nice length 96. No literal or position context bits: 1.0 % smaller than lc 3, pb 3
-     * on 296 KRRRKQ blocks, 0.7 to 1.0 % on 4- and 5-piece ones (a byte's context is better told by the match finder).
+     * LZMA's {@code preset} with a block's dictionary and no contexts, and with a {@code niceLength} (0: the preset's)
+     * the writer's normal mode: the binary-tree match finder, that nice length. No literal or position context bits: 1.0 %
+     * smaller than lc 3, pb 3 on 296 KRRRKQ blocks, 0.7 to 1.0 % on 4- and 5-piece ones (a byte's context is better told
+     * by the match finder).
      */
-    private static LZMA2Options options(int preset, boolean normal, int blockEntries) {
+    private static LZMA2Options options(int preset, int niceLength, int blockEntries) {
         try {
             LZMA2Options options = new LZMA2Options(preset);
-            if (normal) {
+            if (niceLength > 0) {
                 options.setMode(LZMA2Options.MODE_NORMAL);
                 options.setMatchFinder(LZMA2Options.MF_BT4);
-                options.setNiceLen(96);
+                options.setNiceLen(niceLength);
             }
             options.setDictSize(Math.max(LZMA2Options.DICT_SIZE_MIN, blockEntries));
             options.setLcLp(LC, LP);
@@ -91,6 +104,16 @@ enum BlockCodec {
         } catch (org.tukaani.xz.UnsupportedOptionsException e) {
             throw new IllegalStateException(e); // fixed, valid options
         }
+    }
+
+    private static byte[] lzma(byte[] block, LZMA2Options options) {
+        ByteArrayOutputStream data = new ByteArrayOutputStream(block.length / 8);
+        try (LZMAOutputStream lzma = new LZMAOutputStream(data, options, false)) {
+            lzma.write(block, 0, block.length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // into memory: not expected
+        }
+        return data.toByteArray();
     }
 
     /** A block's decoder: {@code out} decoded up to byte {@code n} (exclusive) at least; damaged input is a {@link CorruptTableException}. */

@@ -705,6 +705,25 @@ public final class CompressedTable implements DtmTable {
 
     private int part(long i) { return partOfPair[(int) byPair.quotient(i)]; }
 
+    /** The parts' entries of the stored side, in the order their blocks hold them, each part's summed. */
+    long[] partEntries() { return Arrays.stream(parts).mapToLong(p -> p.hi() - p.lo()).toArray(); }
+
+    /**
+     * Block {@code block} of part {@code part} as the writer compressed it (the bytes as stored, don't-care entries
+     * filled, marks and the wins-first mapping in place), decoded and checked, the cache left alone: what
+     * {@link CodecTrial} compresses again under other settings.
+     */
+    byte[] storedBlock(int part, int block) {
+        Part p = parts[part];
+        int whole = (int) Math.min(blockEntries, p.hi() - p.lo() - (long) block * blockEntries);
+        byte[] bytes = new Decoding(p, block, whole).upTo(whole);
+        if (p.winsThenLosses()) for (int k = 0; k < whole; k++) bytes[k] = STORED_BYTE[bytes[k] & 0xFF];
+        return bytes;
+    }
+
+    /** The most entries a block of this table holds. */
+    int blockEntries() { return blockEntries; }
+
     /**
      * Decodes a block as far as the chunk that holds entry {@code offset} (whole where the part has no chunk CRC-32s),
      * going on from where an earlier lookup stopped, and admits what is decoded to the cache.
