@@ -37,7 +37,7 @@ enum BlockCodec {
         @Override int dictionary(int blockEntries) { return blockEntries; }
 
         /** Level 19 (level 22, its most: 0.5 % smaller, half the speed, 2.6 MB/s on KRRRKQ); level 3 to rank orders. */
-        @Override byte[] compress(byte[] block, int blockEntries, boolean fast) { return compressed(block, blockEntries, fast ? 3 : 19); }
+        @Override byte[] compress(byte[] block, int blockEntries, boolean fast) { return compressed(block, blockEntries, fast ? 3 : ZSTD_LEVEL); }
 
         /** At {@code level}. */
         @Override byte[] compressed(byte[] block, int blockEntries, int level) { return com.github.luben.zstd.Zstd.compress(block, level); }
@@ -55,6 +55,9 @@ enum BlockCodec {
      * the speed (jobs/bench-codec).
      */
     static final int NICE_LENGTH = 96;
+
+    /** The writer's Zstandard level (see {@link #ZSTD}). */
+    static final int ZSTD_LEVEL = 19;
 
     /** The codec of a table's blocks as the generator writes them: Zstandard at six pieces and more. */
     static BlockCodec of(Material material) { return material.size() >= 6 ? ZSTD : LZMA; }

@@ -1,5 +1,6 @@
 package io.github.tablebase.probe;
 
+import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,7 +24,7 @@ public final class CodecTrial {
                 case "zstd" -> BlockCodec.ZSTD;
                 default -> throw new IllegalArgumentException("unknown codec " + parts[0] + " (lzma or zstd)");
             };
-            int entries = positive(parts[1], text), setting = parts.length == 3 ? positive(parts[2], text) : codec == BlockCodec.LZMA ? BlockCodec.NICE_LENGTH : 19;
+            int entries = positive(parts[1], text), setting = parts.length == 3 ? positive(parts[2], text) : codec == BlockCodec.LZMA ? BlockCodec.NICE_LENGTH : BlockCodec.ZSTD_LEVEL;
             if (codec == BlockCodec.LZMA && (setting < 8 || setting > 273)) throw new IllegalArgumentException("LZMA's nice length is 8 to 273, not " + setting);
             if (codec == BlockCodec.ZSTD && setting > 22) throw new IllegalArgumentException("Zstandard's level is 1 to 22, not " + setting);
             return new Setting(codec, entries, setting);
@@ -50,38 +51,34 @@ public final class CodecTrial {
     }
 
     /**
-     * The stored bytes of up to {@code stretches} runs of whole blocks spread evenly over the table's parts, each
-     * {@code span} entries long (a part's end cuts one short); every block where there are fewer.
+     * The stored bytes of {@code stretches} runs of whole blocks spread evenly over the table's parts, each {@code span}
+     * entries long (a part's end cuts one short); each part whole where they would cover every block.
      */
     static List<byte[]> stretches(CompressedTable table, int stretches, long span) {
         int block = table.blockEntries(), perStretch = (int) Math.max(1, (span + block - 1) / block);
         long[] entries = table.partEntries();
-        List<int[]> starts = new ArrayList<>(); // {part, first block, blocks}
-        int blocksInAll = 0;
-        for (long e : entries) blocksInAll += (int) ((e + block - 1) / block);
-        int wanted = stretches;
-        for (int p = 0, before = 0; p < entries.length; p++) {
-            int blocks = (int) ((entries[p] + block - 1) / block);
-            for (int s = 0; s < wanted; s++) {
-                int at = (int) ((long) s * blocksInAll / wanted) - before;
-                if (at >= 0 && at < blocks) starts.add(new int[] {p, at, Math.min(perStretch, blocks - at)});
-            }
-            before += blocks;
-        }
-        if ((long) stretches * perStretch >= blocksInAll) { // every block
-            starts.clear();
-            for (int p = 0; p < entries.length; p++) starts.add(new int[] {p, 0, (int) ((entries[p] + block - 1) / block)});
-        }
+        int[] blocks = new int[entries.length];
+        long total = 0;
+        for (int p = 0; p < entries.length; p++) total += blocks[p] = (int) ((entries[p] + block - 1) / block);
         List<byte[]> out = new ArrayList<>();
-        for (int[] s : starts) {
-            byte[][] blocks = new byte[s[2]][];
-            int n = 0;
-            for (int j = 0; j < s[2]; j++) n += (blocks[j] = table.storedBlock(s[0], s[1] + j)).length;
-            byte[] stretch = new byte[n];
-            for (int j = 0, at = 0; j < s[2]; at += blocks[j].length, j++) System.arraycopy(blocks[j], 0, stretch, at, blocks[j].length);
-            out.add(stretch);
+        if ((long) stretches * perStretch >= total) {
+            for (int p = 0; p < blocks.length; p++) out.add(stored(table, p, 0, blocks[p]));
+            return out;
+        }
+        for (int s = 0; s < stretches; s++) {
+            long at = s * total / stretches;
+            int p = 0;
+            for (; at >= blocks[p]; p++) at -= blocks[p];
+            out.add(stored(table, p, (int) at, Math.min(perStretch, blocks[p] - (int) at)));
         }
         return out;
+    }
+
+    /** The stored bytes of part {@code part}'s blocks {@code first .. first + n - 1}, one after another. */
+    private static byte[] stored(CompressedTable table, int part, int first, int n) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (int j = first; j < first + n; j++) bytes.writeBytes(table.storedBlock(part, j));
+        return bytes.toByteArray();
     }
 
     /**

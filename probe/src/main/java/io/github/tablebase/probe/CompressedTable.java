@@ -705,7 +705,7 @@ public final class CompressedTable implements DtmTable {
 
     private int part(long i) { return partOfPair[(int) byPair.quotient(i)]; }
 
-    /** The parts' entries of the stored side, in the order their blocks hold them, each part's summed. */
+    /** Each part's entries of the stored side. */
     long[] partEntries() { return Arrays.stream(parts).mapToLong(p -> p.hi() - p.lo()).toArray(); }
 
     /**
