@@ -451,7 +451,9 @@ class _Table:
         self.parts = sorted((_Part(p, self.index) for p in paths), key=lambda part: part.lo)
         if [p.lo for p in self.parts] != [0] + [p.hi for p in self.parts[:-1]] or self.parts[-1].hi != self.index.size:
             raise CorruptTableError("the parts of the %s table do not cover its %d indexes" % (material, self.index.size))
-        self.stored = self.parts[0].side
+        self.stored = self.parts[0].side  # the writer's choice of the two, the same in every part
+        if any(p.side != self.stored or p.side > 1 for p in self.parts):
+            raise CorruptTableError("the parts of the %s table store other sides to move" % material)
         self.cache = cache
 
     def code(self, position):

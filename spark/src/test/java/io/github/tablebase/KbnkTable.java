@@ -22,17 +22,39 @@ public final class KbnkTable {
      * A copy of the table into {@code dir} whose compressed blocks are all damaged, its header and block table intact
      * (the manifest unchanged): it opens, and fails with a CorruptTableException as soon as a probe reads a value.
      */
-    public static Path damagedCopy(Path dir) throws Exception {
+    public static Path damagedCopy(Path dir) throws Exception { return damagedCopy(dir, block -> true); }
+
+    /** {@link #damagedCopy(Path)} with only the blocks {@code damaged} accepts damaged (by their number). */
+    public static Path damagedCopy(Path dir, java.util.function.IntPredicate damaged) throws Exception {
         Path copy = dir.resolve("kbnk");
         Files.createDirectories(copy);
-        Files.copy(folder().resolve("manifest.json"), copy.resolve("manifest.json"));
+        Files.copy(folder().resolve("manifest.json"), copy.resolve("manifest.json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         byte[] bytes = Files.readAllBytes(folder().resolve("kbnk.cdtm"));
         java.nio.ByteBuffer header = java.nio.ByteBuffer.wrap(bytes).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         long indexes = header.getLong(40) - header.getLong(32);
         int perBlock = header.getInt(56), blocks = (int) ((indexes + perBlock - 1) / perBlock);
-        // after the 64-byte header and a block table entry a block (48 bytes with its chunks' CRC-32s, flag bit 2), the blocks
-        for (int at = 64 + ((bytes[51] & 4) != 0 ? 48 : 16) * blocks; at < bytes.length; at++) bytes[at] ^= 0x55;
+        // after the 64-byte header, a block table entry a block (its offset and length first; 48 bytes with its chunks'
+        // CRC-32s, flag bit 2), then the blocks
+        int entry = (bytes[51] & 4) != 0 ? 48 : 16;
+        for (int j = 0; j < blocks; j++) {
+            if (!damaged.test(j)) continue;
+            long offset = header.getLong(64 + entry * j);
+            int length = header.getInt(64 + entry * j + 8);
+            for (long at = offset; at < offset + length; at++) bytes[(int) at] ^= 0x55;
+        }
         Files.write(copy.resolve("kbnk.cdtm"), bytes);
         return copy;
+    }
+
+    /** The number of blocks of the table's compressed file. */
+    public static int blocks() throws Exception {
+        byte[] head = new byte[64];
+        try (java.io.InputStream in = Files.newInputStream(folder().resolve("kbnk.cdtm"))) {
+            if (in.readNBytes(head, 0, 64) != 64) throw new java.io.EOFException("a short kbnk.cdtm");
+        }
+        java.nio.ByteBuffer header = java.nio.ByteBuffer.wrap(head).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        long indexes = header.getLong(40) - header.getLong(32);
+        int perBlock = header.getInt(56);
+        return (int) ((indexes + perBlock - 1) / perBlock);
     }
 }

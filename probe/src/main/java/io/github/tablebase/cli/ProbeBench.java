@@ -3,7 +3,6 @@ package io.github.tablebase.cli;
 import io.github.tablebase.chess.Color;
 import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.Position;
-import io.github.tablebase.probe.CompressedTable;
 import io.github.tablebase.probe.Tablebase;
 import java.util.Arrays;
 import java.util.Random;
@@ -106,12 +105,15 @@ public final class ProbeBench {
                 (Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory()) >> 20);
     }
 
+    /** A side to move whose positions the table of {@code material} stores: a lookup of it reads one entry. */
+    private static Color storedSide(Tablebase table, Material material) { return table.stores(material, Color.WHITE) ? Color.WHITE : Color.BLACK; }
+
     /** A first lookup, and a whole probe, each on a table just opened: the blocks they need decoded from the files. */
     private static void coldFigures(Args args, Material material, Position[] positions, Random random) throws Exception {
         double[] firstLookups = new double[20];
         for (int k = 0; k < firstLookups.length; k++) {
             try (Tablebase again = Cli.openTables(args)) { // the JVM warm, the table's blocks not yet held
-                Position p = Position.randomLegal(material, CompressedTable.storedSide(material), random);
+                Position p = Position.randomLegal(material, storedSide(again, material), random);
                 long start = System.nanoTime();
                 again.probeDtm(p);
                 firstLookups[k] = (System.nanoTime() - start) / 1e6;
@@ -141,7 +143,7 @@ public final class ProbeBench {
         String endgame = args.get("--endgame", null);
         Material material = endgame == null ? table.materials().get(0) : Material.parse(endgame);
         Random random = new Random(1);
-        Position first = Position.randomLegal(material, CompressedTable.storedSide(material), random);
+        Position first = Position.randomLegal(material, storedSide(table, material), random);
         t0 = System.nanoTime();
         table.probeDtm(first);
         System.out.printf("first lookup after open (its block read from the file and decompressed when compressed): %.2f ms%n", (System.nanoTime() - t0) / 1e6);

@@ -39,7 +39,7 @@ import java.util.zip.CRC32;
  *  24      int64    index size N of the whole table
  *  32      int64    lo, first index of this part
  *  40      int64    hi, end of this part's indexes (exclusive)
- *  48      byte     side to move stored: 0 White, 1 Black ({@link #storedSide})
+ *  48      byte     side to move stored: 0 White, 1 Black, the same in every part ({@link #lesserSide})
  *  49      byte     LZMA properties, (pb * 5 + lp) * 9 + lc; 0 with bit 3
  *  50      byte     the lead of the blocks' order ({@link BlockOrder}): 0 the index's order, r run r - 1 in front
  *  51      byte     flags: bit 0 set, byte 255 marks an entry that its captures and promotions decide ({@link #BY_EXITS});
@@ -194,11 +194,11 @@ public final class CompressedTable implements DtmTable {
     }
 
     /**
-     * The side to move whose positions a table stores: the side with more material (queen 9, rook 5, bishop and
-     * knight 3, pawn 1), White when even. Its plane compresses smaller (KQKR: 489 KB against 533 KB), and the other
-     * side, rebuilt by one ply of search, has fewer moves to try.
+     * The side with more material (queen 9, rook 5, bishop and knight 3, pawn 1), White when even: the side a table
+     * stores where the two compress alike ({@link #lesserSide}), as its other side, rebuilt by one ply of search, has
+     * fewer moves to try.
      */
-    public static Color storedSide(Material material) {
+    public static Color strongerSide(Material material) {
         int balance = 0;
         for (Piece p : material.pieces()) balance += (p.color() == Color.WHITE ? 1 : -1) * value(p);
         return balance >= 0 ? Color.WHITE : Color.BLACK;
@@ -214,6 +214,23 @@ public final class CompressedTable implements DtmTable {
         };
     }
 
+    /**
+     * How much smaller the other side's sample must compress for a table to store it, not its {@link #strongerSide}:
+     * the stronger side's positions, searched instead, have more moves, and a sample's call within this is noise.
+     */
+    static final double OTHER_SIDE_SMALLER = 0.97;
+
+    /**
+     * The side to move a table's compressed files store, of its two sides' {@link Ranking#sampleBytes} on the same
+     * part: the other side than the {@link #strongerSide} where its bytes are at most {@link #OTHER_SIDE_SMALLER} of
+     * that side's.
+     */
+    public static Color lesserSide(Material material, long whiteBytes, long blackBytes) {
+        Color stronger = strongerSide(material);
+        long strong = stronger == Color.WHITE ? whiteBytes : blackBytes, other = stronger == Color.WHITE ? blackBytes : whiteBytes;
+        return other <= OTHER_SIDE_SMALLER * strong ? stronger.opponent() : stronger;
+    }
+
     /** The file name of part {@code part} of {@code parts}, as the packed table's with {@link #SUFFIX}. */
     public static String partName(Material material, int part, int parts) {
         String packed = IndexedTable.partName(material, part, parts);
@@ -221,28 +238,32 @@ public final class CompressedTable implements DtmTable {
     }
 
     /**
-     * Writes the part holding indexes {@code lo .. hi - 1} from its result bytes {@code results} (the packed part's
-     * plane: entry {@code 2 * (index - lo) + side}) and the table's {@code late} plies, and returns the bytes written.
-     * {@code byExits} (offsets {@code index - lo}, may be null) are the stored side's entries that their captures and
-     * promotions decide. Of every lead's order, with those entries marked and without, it writes the one whose sample
-     * of blocks compresses smallest.
-     */
-    public static long write(PositionIndex index, long lo, long hi, byte[] results, BitSet byExits, LatePlies late, OutputStream out) throws IOException {
-        return write(index, lo, hi, results, storedSide(index.material()), byExits, late, out);
-    }
-
-    /**
-     * {@link #write(PositionIndex, long, long, byte[], BitSet, LatePlies, OutputStream)} of side to move {@code stored}:
-     * a DTZ table keeps both sides, each in a file of its own ({@link #openSide}).
+     * Writes the part holding indexes {@code lo .. hi - 1} of side to move {@code stored} (a DTM table's {@link
+     * #lesserSide}; a DTZ table keeps both sides, each in a file of its own, {@link #openSide}) from its result bytes
+     * {@code results} (the packed part's plane: entry {@code 2 * (index - lo) + side}) and the table's {@code late}
+     * plies, and returns the bytes written. {@code byExits} (offsets {@code index - lo}, may be null) are the stored
+     * side's entries that their captures and promotions decide. Of every lead's order, with those entries marked and
+     * without, it writes the one whose sample of blocks compresses smallest.
      */
     public static long write(PositionIndex index, long lo, long hi, byte[] results, Color stored, BitSet byExits, LatePlies late, OutputStream out)
             throws IOException {
+        return write(index, lo, hi, results, stored, byExits, null, late, out);
+    }
+
+    /**
+     * {@link #write(PositionIndex, long, long, byte[], Color, BitSet, LatePlies, OutputStream)} with the part's {@link
+     * #ranking} for that side and those marks already made (null: not).
+     */
+    public static long write(PositionIndex index, long lo, long hi, byte[] results, Color stored, BitSet byExits, Ranking ranking, LatePlies late,
+                             OutputStream out) throws IOException {
         if (results.length != 2 * (hi - lo)) throw new IllegalArgumentException(results.length + " results for " + 2 * (hi - lo) + " entries");
         int side = stored.ordinal();
         byte[] ordered = new byte[Math.toIntExact(hi - lo)];
         int block = blockEntries(index.material());
         BlockCodec codec = BlockCodec.of(index.material());
-        Choice choice = leastOrder(index, results, side, byExits == null || byExits.isEmpty() ? null : byExits, ordered.length, block, codec);
+        BitSet marked = byExits == null || byExits.isEmpty() ? null : byExits;
+        Choice choice = leastOrder(results, side, marked, ordered.length, block, codec,
+                ranking != null ? ranking : ranking(index, results, side, marked, ordered.length, block, codec));
         choice.order().arrange(results, side, ordered);
         BitSet marks = null;
         if (choice.marked()) {
@@ -337,7 +358,39 @@ public final class CompressedTable implements DtmTable {
      * fast mode was up to 3.7 points less so in the writer's, or larger).
      */
     static Choice leastOrder(PositionIndex index, byte[] results, int side, BitSet byExits, int size, int block, BlockCodec codec) {
-        int blocks = (size + block - 1) / block, samples = sampleBlocks(size, block);
+        return leastOrder(results, side, byExits, size, block, codec, ranking(index, results, side, byExits, size, block, codec));
+    }
+
+    /**
+     * How a part's orders rank in fast mode on its sample ({@link #leastOrder}'s first step, which {@link #lesserSide}'s
+     * caller weighs and may hand on to {@link #write}): the best order unmarked and marked, and their sample's bytes.
+     * Of the part, side and marks it was ranked for.
+     */
+    public static final class Ranking {
+        private final Choice[] best;
+        private final long[] bestBytes;
+
+        private Ranking(Choice[] best, long[] bestBytes) {
+            this.best = best;
+            this.bestBytes = bestBytes;
+        }
+
+        /** The fast-mode bytes of the sample in the better of the two. */
+        public long sampleBytes() { return Math.min(bestBytes[0], bestBytes[1]); }
+    }
+
+    /**
+     * The fast-mode ranking of the part of {@code results} (as {@link #write} takes them) stored as {@code side}, with
+     * {@code byExits} marked (null or empty: none) and not: what {@link #lesserSide} weighs, and {@link #write} uses.
+     */
+    public static Ranking ranking(PositionIndex index, long lo, long hi, byte[] results, Color side, BitSet byExits) {
+        if (results.length != 2 * (hi - lo)) throw new IllegalArgumentException(results.length + " results for " + 2 * (hi - lo) + " entries");
+        return ranking(index, results, side.ordinal(), byExits == null || byExits.isEmpty() ? null : byExits, Math.toIntExact(hi - lo),
+                blockEntries(index.material()), BlockCodec.of(index.material()));
+    }
+
+    private static Ranking ranking(PositionIndex index, byte[] results, int side, BitSet byExits, int size, int block, BlockCodec codec) {
+        int samples = sampleBlocks(size, block);
         Choice[] best = new Choice[2];
         long[] bestBytes = {Long.MAX_VALUE, Long.MAX_VALUE};
         for (int lead = 0; lead < BlockOrder.leads(index); lead++) {
@@ -360,10 +413,18 @@ public final class CompressedTable implements DtmTable {
                     best[marked] = new Choice(order, marked == 1, null);
                 }
             }
+        return new Ranking(best, bestBytes);
+    }
+
+    /** {@link #leastOrder}'s choice from its {@code ranking}. */
+    private static Choice leastOrder(byte[] results, int side, BitSet byExits, int size, int block, BlockCodec codec, Ranking ranking) {
+        Choice[] best = ranking.best;
+        long[] bestBytes = ranking.bestBytes;
         if (byExits == null) return best[0];
         // the writer's mode agreed with a clear call of fast mode on all 37 marked 3- and 4-piece tables and KQQKQ's parts
         if (bestBytes[1] >= bestBytes[0]) return best[0];
         if (bestBytes[1] <= CLEARLY_SMALLER * bestBytes[0]) return best[1];
+        int samples = sampleBlocks(size, block);
         Sampled plain = sampled(results, side, true, null, best[0].order(), block, samples, size, codec, false);
         Sampled marked = sampled(results, side, false, byExits, best[1].order(), block, samples, size, codec, false);
         return marked.bytes(1) < plain.bytes(0) ? new Choice(best[1].order(), true, marked.blocks()[1])
@@ -434,7 +495,7 @@ public final class CompressedTable implements DtmTable {
     /** Opens the part files of a table that stores side to move {@code side} (a DTZ table's file of that side). */
     public static CompressedTable openSide(List<Path> files, BlockCache cache, Color side) throws IOException { return open(files, cache, side); }
 
-    /** {@link #open}, the files storing {@code expected}, or with null the side {@link #storedSide} gives. */
+    /** {@link #open}, the files storing {@code expected}, or with null the side their headers name (the same in each part). */
     private static CompressedTable open(List<Path> files, BlockCache cache, Color expected) throws IOException {
         if (files.isEmpty()) throw new IllegalArgumentException("a table has at least one part file");
         List<Part> parts = new ArrayList<>();
@@ -456,7 +517,7 @@ public final class CompressedTable implements DtmTable {
                     int s = head.get(), props = head.get() & 0xFF, lead = head.get(), flags = head.get();
                     int dict = head.getInt(), entries = head.getInt(), crc = head.getInt();
                     if (index == null) index = new PositionIndex(m);
-                    if (s != (expected != null ? expected : storedSide(m)).ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0
+                    if (s < 0 || s > 1 || expected != null && s != expected.ordinal() || props >= 9 * 5 * 5 || entries <= 0 || dict <= 0
                             || (flags & ~(MARKS_EXITS | WINS_THEN_LOSSES | CHUNK_CRCS | ZSTD_FRAMES)) != 0
                             || (flags & (CHUNK_CRCS | ZSTD_FRAMES)) == (CHUNK_CRCS | ZSTD_FRAMES) || lead < 0 || lead >= BlockOrder.leads(index)
                             || (hi - lo) % index.restSize() != 0 || side >= 0 && (s != side || entries != blockEntries || dict != dictionary || props != (properties & 0xFF)))

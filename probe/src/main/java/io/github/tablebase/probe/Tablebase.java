@@ -273,6 +273,12 @@ public final class Tablebase implements AutoCloseable {
     /** Whether {@code material}'s table is read from its packed files (best moves stored), not its compressed ones. */
     public boolean readsPacked(Material material) { return table(material) instanceof IndexedTable; }
 
+    /**
+     * Whether the table of {@code material} holds the positions of {@code side} to move (a lookup reads them), or finds
+     * them by one ply of search over the other side's (a compressed table stores one side, the writer's choice).
+     */
+    public boolean stores(Material material, Color side) { return table(material).stores(side); }
+
     /** The endgames whose tables are open here, largest first, then by name. */
     public List<Material> materials() { return sorted(opened); }
 

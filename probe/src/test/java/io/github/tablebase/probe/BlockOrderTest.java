@@ -78,7 +78,7 @@ class BlockOrderTest {
     void partsWrittenInDifferentOrdersReadBackEveryEntryAndItsLatePly(@TempDir Path dir) throws Exception {
         PositionIndex index = new PositionIndex(Material.parse("KPKP"));
         long size = index.size(), cut = 900 * index.restSize();
-        int side = CompressedTable.storedSide(index.material()).ordinal();
+        int side = CompressedTable.strongerSide(index.material()).ordinal();
         Random random = new Random(3);
         byte[] results = new byte[(int) (2 * size)];
         for (int e = 0; e < results.length; e++) results[e] = (byte) (random.nextInt(10) == 0 ? 255 : random.nextInt(8));
@@ -102,9 +102,9 @@ class BlockOrderTest {
     private static void writePart(PositionIndex index, long lo, long hi, int lead, byte[] results, LatePlies late, Path file) throws Exception {
         byte[] part = java.util.Arrays.copyOfRange(results, (int) (2 * lo), (int) (2 * hi)), ordered = new byte[(int) (hi - lo)];
         BlockOrder order = BlockOrder.of(index, hi - lo, lead);
-        order.arrange(part, CompressedTable.storedSide(index.material()).ordinal(), ordered);
+        order.arrange(part, CompressedTable.strongerSide(index.material()).ordinal(), ordered);
         try (OutputStream out = Files.newOutputStream(file)) {
-            CompressedTable.write(index, lo, hi, CompressedTable.storedSide(index.material()).ordinal(), CompressedTable.blockEntries(index.material()), BlockCodec.of(index.material()), order, ordered, null, null, late, out);
+            CompressedTable.write(index, lo, hi, CompressedTable.strongerSide(index.material()).ordinal(), CompressedTable.blockEntries(index.material()), BlockCodec.of(index.material()), order, ordered, null, null, late, out);
         }
     }
 
@@ -121,7 +121,7 @@ class BlockOrderTest {
     /** A KRKN part with every {@code decidedEvery}-th run of 64 entries decided, {@code noise} % of its results random. */
     private static void assertMarks(int decidedEvery, int noise, boolean marked, boolean reused) throws Exception {
         PositionIndex index = new PositionIndex(Material.parse("KRKN"));
-        int size = (int) index.size(), side = CompressedTable.storedSide(index.material()).ordinal();
+        int size = (int) index.size(), side = CompressedTable.strongerSide(index.material()).ordinal();
         assertTrue(size > (long) CompressedTable.SAMPLE_BLOCKS * CompressedTable.BLOCK);
         Random random = new Random(5);
         byte[] results = new byte[2 * size];
@@ -135,7 +135,7 @@ class BlockOrderTest {
         assertEquals(marked, choice.marked(), what + ": marked");
         assertEquals(reused, choice.compressed() != null, what + ": sampled blocks reused");
         ByteArrayOutputStream chosen = new ByteArrayOutputStream();
-        CompressedTable.write(index, 0, size, results, byExits, LatePlies.NONE, chosen);
+        CompressedTable.write(index, 0, size, results, CompressedTable.strongerSide(index.material()), byExits, LatePlies.NONE, chosen);
         byte[] file = chosen.toByteArray();
         assertEquals(marked ? 1 : 0, file[51] & 1, what + ": the header's mark flag");
         // the same bytes as the part compressed whole in the order and with the marks chosen
@@ -148,7 +148,7 @@ class BlockOrderTest {
             for (int at = byExits.nextSetBit(0); at >= 0; at = byExits.nextSetBit(at + 1)) marks.set((int) order.stored(at));
         }
         ByteArrayOutputStream whole = new ByteArrayOutputStream();
-        CompressedTable.write(index, 0, size, CompressedTable.storedSide(index.material()).ordinal(), CompressedTable.BLOCK, BlockCodec.LZMA, order, ordered, marks, null, LatePlies.NONE, whole);
+        CompressedTable.write(index, 0, size, CompressedTable.strongerSide(index.material()).ordinal(), CompressedTable.BLOCK, BlockCodec.LZMA, order, ordered, marks, null, LatePlies.NONE, whole);
         assertArrayEquals(whole.toByteArray(), file, what);
     }
 
@@ -163,13 +163,13 @@ class BlockOrderTest {
         byte[] results = new byte[(int) (2 * size)];
         for (int at = 0; at < size; at++) results[2 * at] = (byte) (1 + at % 48 * 5 + random.nextInt(2));
         ByteArrayOutputStream chosen = new ByteArrayOutputStream();
-        CompressedTable.write(index, 0, size, results, null, LatePlies.NONE, chosen);
+        CompressedTable.write(index, 0, size, results, CompressedTable.strongerSide(index.material()), null, LatePlies.NONE, chosen);
         long[] forced = new long[BlockOrder.leads(index)];
         for (int lead = 0; lead < forced.length; lead++) {
             byte[] ordered = new byte[(int) size];
             BlockOrder order = BlockOrder.of(index, size, lead);
             order.arrange(results, 0, ordered);
-            forced[lead] = CompressedTable.write(index, 0, size, CompressedTable.storedSide(index.material()).ordinal(), CompressedTable.BLOCK, BlockCodec.LZMA, order, ordered, null, null, LatePlies.NONE, OutputStream.nullOutputStream());
+            forced[lead] = CompressedTable.write(index, 0, size, CompressedTable.strongerSide(index.material()).ordinal(), CompressedTable.BLOCK, BlockCodec.LZMA, order, ordered, null, null, LatePlies.NONE, OutputStream.nullOutputStream());
             assertTrue(chosen.size() <= forced[lead], chosen.size() + " bytes chosen, " + forced[lead] + " with lead " + lead);
         }
         assertTrue(forced[1] < forced[0], forced[1] + " bytes with the pawn in front, " + forced[0] + " in the index's order");

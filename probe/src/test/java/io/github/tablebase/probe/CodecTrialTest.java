@@ -32,7 +32,7 @@ class CodecTrialTest {
     private static byte[] file() throws Exception {
         Random random = new Random(17);
         byte[] results = new byte[(int) (2 * KPK.size())];
-        int side = CompressedTable.storedSide(KPK.material()).ordinal();
+        int side = CompressedTable.strongerSide(KPK.material()).ordinal();
         for (int at = 0; at < KPK.size(); ) {
             byte b = (byte) (random.nextInt(6) == 0 ? 255 : random.nextInt(40));
             for (int run = 1 + random.nextInt(30); run > 0 && at < KPK.size(); run--, at++) results[2 * at + side] = b;

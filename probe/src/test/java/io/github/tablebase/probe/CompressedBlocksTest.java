@@ -62,7 +62,7 @@ class CompressedBlocksTest {
         BlockOrder order = BlockOrder.of(KPK, KPK.size(), 0).filling(fill);
         order.arrange(results, side, ordered);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        CompressedTable.write(KPK, 0, KPK.size(), CompressedTable.storedSide(KPK.material()).ordinal(), block, codec, order, ordered, null, null, LatePlies.NONE, out);
+        CompressedTable.write(KPK, 0, KPK.size(), CompressedTable.strongerSide(KPK.material()).ordinal(), block, codec, order, ordered, null, null, LatePlies.NONE, out);
         return out.toByteArray();
     }
 
@@ -100,7 +100,7 @@ class CompressedBlocksTest {
     /** Each block holds the results wins first, then losses; a don't-care entry the byte before it, or a row above (48, KPK's pawn). */
     @Test
     void eachBlockHoldsTheResultsWinsFirstThenLosses() throws Exception {
-        int side = CompressedTable.storedSide(KPK.material()).ordinal();
+        int side = CompressedTable.strongerSide(KPK.material()).ordinal();
         for (int fill : new int[] {1, 48}) {
             byte[] results = results(side), file = written(results, side, CompressedTable.BLOCK, BlockCodec.LZMA, fill);
             assertEquals(2, file[51] & 2, "flag bit 1");
@@ -123,7 +123,7 @@ class CompressedBlocksTest {
     @Test
     void theWriterFillsDontCareEntriesFromARowAboveWhereThatCompressesSmaller() throws Exception {
         PositionIndex index = new PositionIndex(Material.parse("KRKN"));
-        int size = (int) index.size(), side = CompressedTable.storedSide(index.material()).ordinal();
+        int size = (int) index.size(), side = CompressedTable.strongerSide(index.material()).ordinal();
         for (boolean byPieces : new boolean[] {true, false}) {
             Random random = new Random(7);
             byte[] results = new byte[2 * size];
@@ -146,7 +146,7 @@ class CompressedBlocksTest {
 
     @Test
     void aFileWithoutFlagBitOneIsReadAsItsBytesAre(@TempDir Path dir) throws Exception {
-        int side = CompressedTable.storedSide(KPK.material()).ordinal();
+        int side = CompressedTable.strongerSide(KPK.material()).ordinal();
         byte[] results = results(side), file = written(results, side, CompressedTable.BLOCK);
         // the same part as the format was before the flag: the result bytes themselves, compressed again
         int properties = file[49] & 0xFF;
@@ -155,7 +155,7 @@ class CompressedBlocksTest {
 
     @Test
     void blocksOfAnySizeAndLzmaContextsReadTheSameResults(@TempDir Path dir) throws Exception {
-        int side = CompressedTable.storedSide(KPK.material()).ordinal();
+        int side = CompressedTable.strongerSide(KPK.material()).ordinal();
         byte[] results = results(side), sixPieceBlocks = written(results, side, 1 << 15);
         assertEquals((KPK.size() + (1 << 15) - 1) >> 15, blocks(sixPieceBlocks).length);
         assertReads(results, side, sixPieceBlocks, dir.resolve("32k.cdtm"));
@@ -165,7 +165,7 @@ class CompressedBlocksTest {
 
     @Test
     void zstandardFramesHoldTheSameBytesAsLzmaStreamsAndReadTheSameResults(@TempDir Path dir) throws Exception {
-        int side = CompressedTable.storedSide(KPK.material()).ordinal(), block = 1 << 15;
+        int side = CompressedTable.strongerSide(KPK.material()).ordinal(), block = 1 << 15;
         byte[] results = results(side), zstd = written(results, side, block, BlockCodec.ZSTD);
         assertEquals(CompressedTable.ZSTD_FRAMES, zstd[51] & (CompressedTable.ZSTD_FRAMES | CompressedTable.CHUNK_CRCS), "flag bits 3 and 2");
         assertEquals(0, zstd[49], "no LZMA properties");
@@ -177,7 +177,7 @@ class CompressedBlocksTest {
 
     @Test
     void aDamagedZstandardFrameIsRefusedByTheLookupThatReadsIt(@TempDir Path dir) throws Exception {
-        int side = CompressedTable.storedSide(KPK.material()).ordinal(), block = 1 << 15;
+        int side = CompressedTable.strongerSide(KPK.material()).ordinal(), block = 1 << 15;
         byte[] results = results(side), file = written(results, side, block, BlockCodec.ZSTD);
         ByteBuffer head = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
         int entry = CompressedTable.HEADER + CompressedTable.BLOCK_ENTRY; // block 1's
@@ -195,7 +195,7 @@ class CompressedBlocksTest {
 
     @Test
     void aLookupDecodesItsBlockToTheEndOfItsChunkAndChecksThatFar(@TempDir Path dir) throws Exception {
-        int side = CompressedTable.storedSide(KPK.material()).ordinal(), chunk = CompressedTable.chunkEntries(CompressedTable.BLOCK);
+        int side = CompressedTable.strongerSide(KPK.material()).ordinal(), chunk = CompressedTable.chunkEntries(CompressedTable.BLOCK);
         byte[] results = results(side), file = written(results, side, CompressedTable.BLOCK);
         // block 0's chunk 5 given another CRC-32, the header's own CRC-32 made again: only that chunk reads as damaged
         ByteBuffer head = ByteBuffer.wrap(file).order(ByteOrder.LITTLE_ENDIAN);
@@ -227,7 +227,7 @@ class CompressedBlocksTest {
      */
     @Test
     void tablesSharingACacheKeepTheirBlocksDecodedInPartWithinAnEighthOfItInAll(@TempDir Path dir) throws Exception {
-        int side = CompressedTable.storedSide(KPK.material()).ordinal(), block = 4096;
+        int side = CompressedTable.strongerSide(KPK.material()).ordinal(), block = 4096;
         byte[] results = results(side);
         Path path = dir.resolve("kpk.cdtm");
         Files.write(path, written(results, side, block));
@@ -249,7 +249,7 @@ class CompressedBlocksTest {
 
     @Test
     void theOldestBlocksDecodedInPartAreFinishedWhereTheCacheHoldsTheTableElseLetGo(@TempDir Path dir) throws Exception {
-        int side = CompressedTable.storedSide(KPK.material()).ordinal(), block = 4096, chunk = CompressedTable.chunkEntries(block);
+        int side = CompressedTable.strongerSide(KPK.material()).ordinal(), block = 4096, chunk = CompressedTable.chunkEntries(block);
         byte[] results = results(side);
         Path path = dir.resolve("kpk.cdtm");
         Files.write(path, written(results, side, block));

@@ -76,8 +76,9 @@ public final class TableExport {
 
     /**
      * Writes everything into the folder's staging area (the caller commits) and returns what it wrote. The
-     * executors write it all, each for its own king pairs, in two jobs (one when one task solved the table and it
-     * has one part): first each solved partition's result plane, then, one task per part file of {@code entriesPerFile}
+     * executors write it all, each for its own king pairs, in three jobs (one when one task solved the table and it
+     * has one part): first each solved partition's result plane, then one task choosing the side to move the
+     * compressed files store ({@link #storedSide}), then, one task per part file of {@code entriesPerFile}
      * entries at most, the part's best moves (from the result planes and {@code smaller}'s files, mapped), its
      * Parquet file and its packed and compressed files; for KBNK the seed file, in a job beside the parts'. With
      * {@code dtz} (null: none), a job before them writes its DTZ file, which the parts' Parquet rows read. Where the
@@ -110,9 +111,15 @@ public final class TableExport {
             if (table.partitions().getNumPartitions() == 1 && parts == 1 && !material.equals(PackedTable.KBNK)) {
                 // solved in one task and written in one part: that task's block is the whole table, read where it is
                 jsc.setJobDescription(description);
-                written = table.partitions().map(b -> writePartAndRows(staging, index, 0, bestMoves(new Successors(material,
-                        new ResultPlane(EntryPlane.of(b.results()), b.late()), smaller.open()), index, 0, index.size(), markCaptures, spareCores, moves),
-                        starts, spareCores, parquet, dtzParts, smaller.hadoop())).collect();
+                written = table.partitions().map(solved -> {
+                    Successors successors = new Successors(material, new ResultPlane(EntryPlane.of(solved.results()), solved.late()), smaller.open());
+                    SideChoice side = storedSide(successors, index, markCaptures);
+                    // the choice weighed this whole part: its marks and its ranking of the orders serve the writer
+                    boolean whole = side.lo() == 0 && side.hi() == index.size();
+                    BestMoves part = whole && !moves ? side.marks()
+                            : bestMoves(successors, index, 0, index.size(), side.side(), markCaptures, spareCores, moves);
+                    return writePartAndRows(staging, index, 0, part, whole ? side.ranking() : null, starts, spareCores, parquet, dtzParts, smaller.hadoop());
+                }).collect();
             } else {
                 jsc.setJobDescription(material.name() + ": result planes");
                 List<PlaneFile> files = table.partitions().map(b -> writePlane(planes, b, smaller.hadoop())).collect();
@@ -121,9 +128,11 @@ public final class TableExport {
                         jsc.setJobDescription(material.name() + ": the seed's file");
                         return writeSeed(jsc, staging, index, files, smaller);
                     });
+                jsc.setJobDescription(material.name() + ": the side to move its compressed files store");
+                Color stored = jsc.parallelize(List.of(0), 1).map(x -> storedSide(successors(material, files, smaller), index, markCaptures).side()).first();
                 jsc.setJobDescription(description);
                 written = jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> writePartAndRows(staging, index, k,
-                        bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], markCaptures, spareCores, moves),
+                        bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], stored, markCaptures, spareCores, moves), null,
                         starts, spareCores, parquet, dtzParts, smaller.hadoop())).collect();
             }
             FileEntry seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
@@ -176,14 +185,15 @@ public final class TableExport {
      * The part kernel: writes part {@code k}'s Parquet file (unless not {@code parquet}; with the DTZ of {@code dtzParts},
      * a packed table of {@link Dtz} codes, unless null) and its packed and compressed files.
      */
-    private static PartWritten writePartAndRows(String staging, PositionIndex index, int k, BestMoves b, long[] starts, boolean spareCores,
+    private static PartWritten writePartAndRows(String staging, PositionIndex index, int k, BestMoves b, CompressedTable.Ranking ranking, long[] starts,
+                                                boolean spareCores,
                                                 boolean parquet, List<String> dtzParts, Configuration hadoop) throws IOException {
         String attempt = attempt();
-        if (!parquet) return new PartWritten(null, 0, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
+        if (!parquet) return new PartWritten(null, 0, writePart(staging, index, starts, b, ranking, hadoop));
         if (!spareCores) {
             FileEntry rows = writeRows(staging, index, k, b, dtzParts, attempt, hadoop);
             long rowsDone = System.currentTimeMillis();
-            return new PartWritten(rows, rowsDone, writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop));
+            return new PartWritten(rows, rowsDone, writePart(staging, index, starts, b, ranking, hadoop));
         }
         long[] rowsDone = new long[1]; // set by the rows' thread before it ends, read after
         FutureTask<FileEntry> rows = started("Parquet rows", () -> {
@@ -193,7 +203,7 @@ public final class TableExport {
         });
         PartFiles part;
         try {
-            part = writePart(staging, index, starts, b.lo(), b.results(), b.ranks(), b.byExits(), b.late(), hadoop);
+            part = writePart(staging, index, starts, b, ranking, hadoop);
         } finally {
             joinedQuietly(rows); // never a task's end with its rows still being written
         }
@@ -286,35 +296,60 @@ public final class TableExport {
      * A part of the table from index {@code lo}, per entry {@code 2 * (index - lo) + side}: its result bytes and late
      * plies, the packed file's move byte (the best move's rank among the sorted legal moves, or {@link IndexedTable#NO_MOVE}) and the
      * best move itself for the Parquet rows ({@link PositionRows#moveCode}, or {@link PositionRows#NO_MOVE}), so that
-     * the rows need no second move generation; and by {@code index - lo}, the entries of the compressed table's side that
-     * their captures and promotions decide ({@link Successors#exitsDecide}), empty unless asked for.
+     * the rows need no second move generation; and by {@code index - lo}, the entries of side {@code stored} (the side
+     * the compressed files store) that their captures and promotions decide ({@link Successors#exitsDecide}), empty
+     * unless asked for.
      */
-    record BestMoves(long lo, byte[] results, LatePlies late, byte[] ranks, short[] moves, BitSet byExits) implements Serializable {}
+    record BestMoves(long lo, Color stored, byte[] results, LatePlies late, byte[] ranks, short[] moves, BitSet byExits) implements Serializable {}
 
     /**
      * The export kernel: the best moves of indexes {@code lo..hi-1}, the table's results read through {@code
      * successors}, and with {@code markCaptures} the entries their captures and promotions decide.
      */
-    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, boolean markCaptures) {
-        return bestMoves(successors, index, lo, hi, markCaptures, false, true);
+    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, Color stored, boolean markCaptures) {
+        return bestMoves(successors, index, lo, hi, stored, markCaptures, false, true);
+    }
+
+    /**
+     * The side to move a table's compressed files store, weighed on its part {@code lo .. hi - 1}: that part's marks of
+     * that side (no best moves) and its {@link CompressedTable#ranking} of the orders.
+     */
+    record SideChoice(Color side, long lo, long hi, BestMoves marks, CompressedTable.Ranking ranking) {}
+
+    /**
+     * The side to move a table's compressed files store ({@link CompressedTable#lesserSide}): each side's {@link
+     * CompressedTable#ranking} of the middle part of its parts of {@link IndexedTable#ENTRIES_PER_FILE} entries
+     * (whatever the run's split: the side follows from the table alone), its entries marked where {@code
+     * markCaptures} as the export marks them, the table's results read through {@code successors}.
+     */
+    static SideChoice storedSide(Successors successors, PositionIndex index, boolean markCaptures) {
+        long[] starts = IndexedTable.partStarts(index, IndexedTable.ENTRIES_PER_FILE);
+        int k = (starts.length - 2) / 2;
+        long lo = starts[k], hi = starts[k + 1];
+        SideChoice[] sides = new SideChoice[2];
+        for (Color side : Color.values()) {
+            BestMoves b = bestMoves(successors, index, lo, hi, side, markCaptures, true, false);
+            sides[side.ordinal()] = new SideChoice(side, lo, hi, b, CompressedTable.ranking(index, lo, hi, b.results(), side, b.byExits()));
+        }
+        return sides[CompressedTable.lesserSide(index.material(), sides[0].ranking().sampleBytes(), sides[1].ranking().sampleBytes()).ordinal()];
     }
 
     /** Indexes of a chunk of {@link #bestMoves} on every core: a few of them for each core keep the cores busy to the end. */
     static final long CHUNK_INDEXES = 1 << 16;
 
     /**
-     * {@link #bestMoves(Successors, PositionIndex, long, long, boolean)}, on every core when {@code everyCore}: in
+     * {@link #bestMoves(Successors, PositionIndex, long, long, Color, boolean)}, on every core when {@code everyCore}: in
      * chunks, each filling its own range of the arrays with successors of its own (their scratch space is not shared);
      * without {@code moves}, the marks alone (every rank {@link IndexedTable#NO_MOVE}, every move {@link PositionRows#NO_MOVE}).
      */
-    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, boolean markCaptures, boolean everyCore,
+    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, Color stored, boolean markCaptures, boolean everyCore,
                                boolean moves) {
         int entries = Math.toIntExact(2 * (hi - lo));
         byte[] results = new byte[entries], ranks = new byte[entries];
         successors.ownResults().bytes().copy(2 * lo, results, 0, entries);
         LatePlies late = successors.ownResults().late().within(2 * lo, 2 * hi);
         short[] codes = new short[entries];
-        BestMoves b = new BestMoves(lo, results, late, ranks, codes, new BitSet());
+        BestMoves b = new BestMoves(lo, stored, results, late, ranks, codes, new BitSet());
         long chunks = everyCore ? Math.max(1, Math.min((hi - lo) / CHUNK_INDEXES, 4L * Runtime.getRuntime().availableProcessors())) : 1;
         if (chunks == 1) {
             fillBestMoves(successors, index, b, lo, hi, markCaptures, moves);
@@ -322,7 +357,7 @@ public final class TableExport {
         }
         long size = (hi - lo + chunks - 1) / chunks;
         List<BitSet> marks = IntStream.range(0, (int) chunks).parallel().mapToObj(c -> {
-            BestMoves part = new BestMoves(lo, results, late, ranks, codes, new BitSet()); // a BitSet of its own: they are not shared safely
+            BestMoves part = new BestMoves(lo, stored, results, late, ranks, codes, new BitSet()); // a BitSet of its own: they are not shared safely
             fillBestMoves(c == 0 ? successors : successors.withOwnScratch(), index, part, lo + c * size, Math.min(hi, lo + (c + 1) * size),
                     markCaptures, moves);
             return part.byExits();
@@ -338,7 +373,7 @@ public final class TableExport {
      */
     private static void fillBestMoves(Successors successors, PositionIndex index, BestMoves b, long from, long to, boolean markCaptures,
                                       boolean withMoves) {
-        int stored = CompressedTable.storedSide(index.material()).ordinal();
+        int stored = b.stored().ordinal();
         long lo = b.lo();
         byte[] results = b.results(), ranks = b.ranks();
         short[] codes = b.moves();
@@ -370,15 +405,18 @@ public final class TableExport {
     record PartFiles(FileEntry packed, FileEntry compressed) implements Serializable {}
 
     /** Writes the packed and compressed part files starting at index {@code lo} from its planes and late plies, and returns their manifest entries. */
-    private static PartFiles writePart(String staging, PositionIndex index, long[] starts, long lo, byte[] results, byte[] ranks,
-                                       BitSet byExits, LatePlies late, Configuration hadoop) throws IOException {
+    private static PartFiles writePart(String staging, PositionIndex index, long[] starts, BestMoves b, CompressedTable.Ranking ranking, Configuration hadoop)
+            throws IOException {
+        long lo = b.lo();
+        byte[] results = b.results(), ranks = b.ranks();
+        LatePlies late = b.late();
         int k = java.util.Arrays.binarySearch(starts, lo), parts = starts.length - 1;
         long hi = starts[k + 1];
         String name = IndexedTable.partName(index.material(), k, parts);
         String sha256 = writeAside(new Path(staging, name), hadoop, out -> IndexedTable.writePart(index, lo, hi, results, ranks, late, out));
         long[] bytes = new long[1];
         String compressedName = CompressedTable.partName(index.material(), k, parts);
-        String compressedSha256 = writeAside(new Path(staging, compressedName), hadoop, out -> bytes[0] = CompressedTable.write(index, lo, hi, results, byExits, late, out));
+        String compressedSha256 = writeAside(new Path(staging, compressedName), hadoop, out -> bytes[0] = CompressedTable.write(index, lo, hi, results, b.stored(), b.byExits(), ranking, late, out));
         long packedBytes = IndexedTable.partSize(lo, hi) + late.within(2 * lo, 2 * hi).bytes();
         return new PartFiles(new FileEntry(name, packedBytes, sha256, lo, hi), new FileEntry(compressedName, bytes[0], compressedSha256, lo, hi));
     }

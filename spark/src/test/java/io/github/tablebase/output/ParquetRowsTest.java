@@ -7,6 +7,7 @@ import io.github.tablebase.GeneratedTables;
 import io.github.tablebase.SparkTestSession;
 import io.github.tablebase.chess.Material;
 import io.github.tablebase.chess.PositionIndex;
+import io.github.tablebase.probe.CompressedTable;
 import io.github.tablebase.probe.IndexedTable;
 import io.github.tablebase.table.Successors;
 import java.io.OutputStream;
@@ -30,7 +31,7 @@ class ParquetRowsTest {
         PositionIndex index = new PositionIndex(material);
         Map<Material, IndexedTable> smaller = SampleCheckTest.smallerPackedTables(root, material);
         IndexedTable packed = IndexedTable.open(kqkr.resolve("kqkr.tbl"));
-        TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packed.resultPlane(), smaller), index, 0, index.size(), false);
+        TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packed.resultPlane(), smaller), index, 0, index.size(), CompressedTable.strongerSide(material), false);
         Path file = dir.resolve("rows.parquet");
         Configuration hadoop = new Configuration();
         try (OutputStream out = Files.newOutputStream(file)) {

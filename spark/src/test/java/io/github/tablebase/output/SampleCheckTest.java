@@ -100,7 +100,7 @@ class SampleCheckTest {
     }
 
     @Test
-    void everyPositionReadsAsPackedWhereTheCompressedFileMarksThoseItsCapturesDecide(@TempDir Path dir) throws Exception {
+    void everyPositionReadsAsPackedWhereTheCompressedFileOfEitherSideMarksThoseItsCapturesDecide(@TempDir Path dir) throws Exception {
         Path root = GeneratedTables.folder("KPKP").getParent(), copy = dir.resolve("tables");
         copyTables(root, copy);
         Material material = Material.parse("KPKP");
@@ -108,46 +108,53 @@ class SampleCheckTest {
         // KPKP's compressed file written again with its marks, as the export writes it by default
         Map<Material, IndexedTable> smaller = smallerPackedTables(copy, material);
         IndexedTable packedKpkp = IndexedTable.open(copy.resolve("kpkp").resolve("kpkp.tbl"));
-        TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), true);
+        Color white = Color.WHITE;
+        TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), white, true);
         // on every core, in chunks with successors of their own: the same planes and marks
-        TableExport.BestMoves chunked = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), true, true, true);
+        TableExport.BestMoves chunked = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), white,
+                true, true, true);
         assertArrayEquals(b.ranks(), chunked.ranks());
         assertArrayEquals(b.moves(), chunked.moves());
         assertArrayEquals(b.results(), chunked.results());
         assertEquals(b.byExits(), chunked.byExits());
         // with no best moves wanted, the captures and promotions alone searched: the same marks, and no moves
         TableExport.BestMoves marksOnly = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(),
-                true, true, false);
+                white, true, true, false);
         assertEquals(b.byExits(), marksOnly.byExits());
         assertArrayEquals(b.results(), marksOnly.results());
         for (int e = 0; e < marksOnly.ranks().length; e++) {
             assertEquals(IndexedTable.NO_MOVE, marksOnly.ranks()[e] & 0xFF);
             assertEquals(PositionRows.NO_MOVE, marksOnly.moves()[e]);
         }
-        Path cdtm = copy.resolve("kpkp").resolve("kpkp.cdtm");
-        try (OutputStream out = Files.newOutputStream(cdtm)) {
-            CompressedTable.write(index, 0, index.size(), b.results(), b.byExits(), b.late(), out);
-        }
-        assertEquals(1, Files.readAllBytes(cdtm)[51] & 1, "the writer marks KPKP, a quarter of whose White positions its captures decide");
-
-        Color stored = CompressedTable.storedSide(material);
-        long marked = 0, checked = 0;
-        try (Tablebase packed = open(copy, Tablebase.Source.PACKED); Tablebase compressed = open(copy, Tablebase.Source.COMPRESSED_FIRST)) {
-            CompressedTable alone = CompressedTable.open(List.of(cdtm), new BlockCache(1 << 26));
-            for (long i = 0; i < index.size(); i++) {
-                Position p = index.legalPosition(i, stored);
-                if (p == null) continue;
-                if (alone.result(i) == CompressedTable.BY_EXITS) marked++;
-                assertEquals(packed.probeDtm(p), compressed.probeDtm(p), p::toString);
-                checked++;
+        // the file storing either side to move, marked as the export marks it: each stored position as packed, the
+        // other side searched over it
+        for (Color stored : Color.values()) {
+            TableExport.BestMoves side = stored == white ? b : TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0,
+                    index.size(), stored, true, true, false);
+            Path cdtm = copy.resolve("kpkp").resolve("kpkp.cdtm");
+            try (OutputStream out = Files.newOutputStream(cdtm)) {
+                CompressedTable.write(index, 0, index.size(), side.results(), stored, side.byExits(), side.late(), out);
             }
-            alone.close();
-            // Black to move searches White's positions, marked ones among them; best moves too
-            SampleCheck.Report r = SampleCheck.run(packed, compressed, material, 20_000, 11);
-            assertEquals(0, r.mismatches(), r.firstMismatch());
+            assertEquals(1, Files.readAllBytes(cdtm)[51] & 1, "the writer marks KPKP, a quarter of whose positions of each side its captures decide");
+            long marked = 0, checked = 0;
+            try (Tablebase packed = open(copy, Tablebase.Source.PACKED); Tablebase compressed = open(copy, Tablebase.Source.COMPRESSED_FIRST)) {
+                assertTrue(compressed.stores(material, stored) && !compressed.stores(material, stored.opponent()));
+                CompressedTable alone = CompressedTable.open(List.of(cdtm), new BlockCache(1 << 26));
+                for (long i = 0; i < index.size(); i++) {
+                    Position p = index.legalPosition(i, stored);
+                    if (p == null) continue;
+                    if (alone.result(i) == CompressedTable.BY_EXITS) marked++;
+                    assertEquals(packed.probeDtm(p), compressed.probeDtm(p), p::toString);
+                    checked++;
+                }
+                alone.close();
+                // the other side to move searches the stored side's positions, marked ones among them; best moves too
+                SampleCheck.Report r = SampleCheck.run(packed, compressed, material, 20_000, 11);
+                assertEquals(0, r.mismatches(), r.firstMismatch());
+            }
+            assertEquals(side.byExits().cardinality(), marked);
+            assertTrue(marked > checked / 10, marked + " of " + checked + " positions marked");
         }
-        assertEquals(b.byExits().cardinality(), marked);
-        assertTrue(marked > checked / 10, marked + " of " + checked + " positions marked");
     }
 
     /**

@@ -123,7 +123,7 @@ class PythonProbeTest {
         PositionIndex index = new PositionIndex(Material.parse("KQKR"));
         byte[] packed = Files.readAllBytes(root.resolve("kqkr").resolve(manifest.packedFiles().get(0).name()));
         byte[] results = java.util.Arrays.copyOfRange(packed, 64, 64 + (int) (2 * index.size()));
-        int side = CompressedTable.storedSide(index.material()).ordinal();
+        int side = CompressedTable.strongerSide(index.material()).ordinal();
         BlockOrder order = BlockOrder.of(index, index.size(), 0);
         byte[] ordered = new byte[(int) index.size()];
         order.arrange(results, side, ordered);
