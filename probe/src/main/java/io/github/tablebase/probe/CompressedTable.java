@@ -261,7 +261,7 @@ public final class CompressedTable implements DtmTable {
         byte[] ordered = new byte[Math.toIntExact(hi - lo)];
         int block = blockEntries(index.material());
         BlockCodec codec = BlockCodec.of(index.material());
-        BitSet marked = byExits == null || byExits.isEmpty() ? null : byExits;
+        BitSet marked = markedOrNull(byExits);
         Choice choice = leastOrder(results, side, marked, ordered.length, block, codec,
                 ranking != null ? ranking : ranking(index, results, side, marked, ordered.length, block, codec));
         choice.order().arrange(results, side, ordered);
@@ -385,9 +385,12 @@ public final class CompressedTable implements DtmTable {
      */
     public static Ranking ranking(PositionIndex index, long lo, long hi, byte[] results, Color side, BitSet byExits) {
         if (results.length != 2 * (hi - lo)) throw new IllegalArgumentException(results.length + " results for " + 2 * (hi - lo) + " entries");
-        return ranking(index, results, side.ordinal(), byExits == null || byExits.isEmpty() ? null : byExits, Math.toIntExact(hi - lo),
-                blockEntries(index.material()), BlockCodec.of(index.material()));
+        return ranking(index, results, side.ordinal(), markedOrNull(byExits), Math.toIntExact(hi - lo), blockEntries(index.material()),
+                BlockCodec.of(index.material()));
     }
+
+    /** The entries to mark, null where there are none (the orders are then ranked unmarked alone). */
+    private static BitSet markedOrNull(BitSet byExits) { return byExits == null || byExits.isEmpty() ? null : byExits; }
 
     private static Ranking ranking(PositionIndex index, byte[] results, int side, BitSet byExits, int size, int block, BlockCodec codec) {
         int samples = sampleBlocks(size, block);
