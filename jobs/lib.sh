@@ -90,14 +90,16 @@ run_probe() {
   probe_java "$@"
 }
 
-# probe_java CLASS ARGS...: the probe's JVM, with the flags of the array PROBE_FLAGS where it is set. The heap on
-# transparent huge pages where the kernel lends them on request: a cold probe fills fresh memory with decoded
-# blocks, a page fault each 4 KB otherwise.
+# probe_java CLASS ARGS...: the probe's JVM, with the flags of the array PROBE_FLAGS where it is set. Its heap:
+# DRIVER_MEMORY, else PROBE_HEAP (a launcher's default: the server's), else 1g. The heap on transparent huge pages
+# where the kernel lends them on request: a cold probe fills fresh memory with decoded blocks, a page fault each
+# 4 KB otherwise.
 probe_java() {
-  local pages=""
+  local pages="" heap="${PROBE_HEAP:--Xmx1g}"
+  [[ -n "${DRIVER_MEMORY:-}" ]] && heap="-Xmx$DRIVER_MEMORY"
   grep -qs '\[always\]\|\[madvise\]' /sys/kernel/mm/transparent_hugepage/enabled && pages="-XX:+UseTransparentHugePages"
   # shellcheck disable=SC2086
-  exec java -Xmx"${DRIVER_MEMORY:-1g}" $pages ${JAVA_OPTS:-} ${PROBE_FLAGS[@]+"${PROBE_FLAGS[@]}"} -cp "$PROBE_JAR" "$@"
+  exec java $heap $pages ${JAVA_OPTS:-} ${PROBE_FLAGS[@]+"${PROBE_FLAGS[@]}"} -cp "$PROBE_JAR" "$@"
 }
 
 # run_probe_archived CLASS ARGS...: run_probe with the classes a probe loads archived (class data sharing, as

@@ -66,22 +66,28 @@ public final class Cli {
      * ... and {@code --cache-mb N}, the budget of the compressed tables' decompressed blocks (default: {@link
      * BlockCache#defaultBytes}), and the flag {@code --packed}: read the packed files, not the compressed ones.
      */
-    static Tablebase openTables(Args args, Tablebase.Check check) throws IOException {
-        Tablebase opened = openTables(args, check, args.has("--packed") ? Tablebase.Source.PACKED : Tablebase.Source.COMPRESSED_FIRST);
+    static Tablebase openTables(Args args, Tablebase.Check check) throws IOException { return openTables(args, check, BlockCache.defaultBytes()); }
+
+    /** ... with a budget of {@code defaultCache} bytes where {@code --cache-mb} is not given. */
+    static Tablebase openTables(Args args, Tablebase.Check check, long defaultCache) throws IOException {
+        Tablebase.Source source = args.has("--packed") ? Tablebase.Source.PACKED : Tablebase.Source.COMPRESSED_FIRST;
+        Tablebase opened = openTables(args, check, source, 1, defaultCache);
         for (Tablebase.Refused r : opened.refused()) System.err.println(command + ": warning: " + refusal(r));
         return opened;
     }
 
-    /** {@link #openTables(Args, Tablebase.Check)} reading the files {@code source} says, its refused tables left to the caller. */
-    static Tablebase openTables(Args args, Tablebase.Check check, Tablebase.Source source) throws IOException {
-        return openTables(args, check, source, 1);
+    /**
+     * The tables of {@link #openTables(Args)} reading the files {@code source} says, with a {@code share}-th of the
+     * cache's budget, for one of that many open at once; their refused tables left to the caller.
+     */
+    static Tablebase openTables(Args args, Tablebase.Check check, Tablebase.Source source, int share) throws IOException {
+        return openTables(args, check, source, share, BlockCache.defaultBytes());
     }
 
-    /** {@link #openTables(Args, Tablebase.Check, Tablebase.Source)} with a {@code share}-th of the cache's budget, for one of that many open at once. */
-    static Tablebase openTables(Args args, Tablebase.Check check, Tablebase.Source source, int share) throws IOException {
+    private static Tablebase openTables(Args args, Tablebase.Check check, Tablebase.Source source, int share, long defaultCache) throws IOException {
         String table = args.get("--table", null), tables = args.get("--tables", null);
         if ((table == null) == (tables == null)) throw new Args.UsageException("give --table DIR or --tables DIR");
-        long cache = args.get("--cache-mb", null) == null ? BlockCache.defaultBytes() : (long) args.positiveInt("--cache-mb", 0) << 20;
+        long cache = args.get("--cache-mb", null) == null ? defaultCache : (long) args.positiveInt("--cache-mb", 0) << 20;
         return Tablebase.open(List.of(Path.of(table != null ? table : tables)), check, cache / share, source);
     }
 

@@ -18,6 +18,13 @@ public final class Serve {
     }
 
     /**
+     * The server's cache unless {@code --cache-mb} says: half its heap, where a probe's is at most 256 MB. A server
+     * lives on its decoded blocks (a whole probe of a six-piece table decodes a hundred and more when they are not
+     * held), and the budget is a bound, not an allocation: a small set's blocks take what they take.
+     */
+    static long defaultCache() { return Runtime.getRuntime().maxMemory() / 2; }
+
+    /**
      * Where the cache of {@code budget} bytes cannot hold the {@code decoded} bytes of the tables' blocks, a line that
      * says so and how to hold them all (a whole probe of a 6-piece table decodes megabytes of blocks not held); else null.
      */
@@ -40,7 +47,7 @@ public final class Serve {
         }
         if (port < 0 || port > 65535) throw new Args.UsageException("--port must be 0..65535, not '" + portText + "'");
         int threads = args.positiveInt("--threads", 2 * Runtime.getRuntime().availableProcessors());
-        Tablebase table = Cli.openTables(args);
+        Tablebase table = Cli.openTables(args, Tablebase.Check.HEADERS, defaultCache());
         ProbeServer server;
         try {
             server = ProbeServer.start(table, args.get("--host", "127.0.0.1"), port, threads);
