@@ -46,7 +46,10 @@ public record SolvedResults(Material material, int[] results, TableFigures figur
         }
     }
 
-    public PositionIndex index() { return new PositionIndex(material); }
+    /** The index of each material, made once: the checks against successors look up millions of positions. */
+    private static final java.util.concurrent.ConcurrentMap<Material, PositionIndex> INDEXES = new java.util.concurrent.ConcurrentHashMap<>();
+
+    public PositionIndex index() { return INDEXES.computeIfAbsent(material, PositionIndex::new); }
 
     /** The ply of an entry: even the side to move is lost, odd it wins; -1 a draw, -2 no canonical legal position. */
     public int ply(long index, int side) {

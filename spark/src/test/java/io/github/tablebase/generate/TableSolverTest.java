@@ -21,6 +21,8 @@ import io.github.tablebase.table.TablePlan;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -271,21 +273,24 @@ class TableSolverTest {
         return tables;
     }
 
-    /** Checks every {@code stride}-th index, both sides to move, against its successors; returns {checked, decided, double pushes into en passant}. */
+    /**
+     * Checks every {@code stride}-th index, both sides to move, against its successors, on every core; returns {checked,
+     * decided, double pushes into en passant}.
+     */
     private static long[] checkAgainstSuccessors(SolvedResults t, Map<Material, SolvedResults> tables, int stride) {
-        long checked = 0, decided = 0, intoEnPassant = 0;
-        for (long i = 0; i < t.index().size(); i += stride) {
+        LongAdder checked = new LongAdder(), decided = new LongAdder(), intoEnPassant = new LongAdder();
+        LongStream.range(0, (t.index().size() + stride - 1) / stride).parallel().map(k -> k * stride).forEach(i -> {
             for (Color side : Color.values()) {
                 int entry = t.ply(i, side == Color.WHITE ? 0 : 1);
                 if (entry == NONE) continue;
                 Position p = t.index().position(i, side);
                 assertEquals(fromSuccessors(p, tables), entry, p::toString);
-                checked++;
-                if (entry >= 0) decided++;
-                if (i % 7 == 0) for (Move m : p.legalMoves()) if (canTakeEnPassant(p.play(m))) intoEnPassant++;
+                checked.increment();
+                if (entry >= 0) decided.increment();
+                if (i % 7 == 0) for (Move m : p.legalMoves()) if (canTakeEnPassant(p.play(m))) intoEnPassant.increment();
             }
-        }
-        return new long[] {checked, decided, intoEnPassant};
+        });
+        return new long[] {checked.sum(), decided.sum(), intoEnPassant.sum()};
     }
 
     @Test
