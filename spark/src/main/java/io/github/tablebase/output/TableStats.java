@@ -91,8 +91,6 @@ public record TableStats(TableView view, Map<Color, Side> sides, Map<Color, Rule
     public static TableStats compute(SparkSession spark, TableView view) {
         String t = view.name();
         Material material = view.material();
-        List<String> columns = material.columnNames();
-
         Map<Color, Side> sides = sides(spark, view);
         List<Deepest> deepest = new ArrayList<>();
         for (Color c : Color.values()) {
@@ -102,9 +100,7 @@ public record TableStats(TableView view, Map<Color, Side> sides, Map<Color, Rule
         }
         // With a bishop, one bishop colour shows where the mate happens (the corners of the bishop's colour).
         int bishop = material.pieces().indexOf(new Piece(Color.WHITE, PieceType.BISHOP));
-        String among = bishop < 0 ? "" : "light-square bishop";
-        String where = bishop < 0 ? "" : " WHERE " + lightSquare(columns.get(bishop));
-        return new TableStats(view, sides, rule50(spark, view), deepest, byPiece(spark, view, among, where));
+        return new TableStats(view, sides, rule50(spark, view), deepest, byPiece(spark, view, bishop));
     }
 
     /** Each side to move's results under the 50-move rule, in one pass over the rows; empty for a table made without DTZ. */
@@ -159,40 +155,53 @@ public record TableStats(TableView view, Map<Color, Side> sides, Map<Color, Rule
         return fens;
     }
 
-    /** Every piece's board in one pass over every position: its column and square stacked into rows, then grouped. */
-    private static List<PieceSquares> byPiece(SparkSession spark, TableView view, String among, String where) {
+    /**
+     * Every piece's board over every position (among those whose White bishop {@code bishop} stands on a light square,
+     * unless it is -1): one pass over the table's rows, each piece's square stacked into rows and grouped with the
+     * row's images (the symmetries its {@code positions} stand for, as {@link TableView#everyPosition} lists them),
+     * then each group spread over its images' squares here, a few thousand groups: eight times fewer rows than a pass
+     * over every position, and no FEN made where a row's images are all distinct or all one.
+     */
+    private static List<PieceSquares> byPiece(SparkSession spark, TableView view, int bishop) {
         Material material = view.material();
         List<String> columns = material.columnNames();
+        int images = material.hasPawns() ? 2 : 8;
         StringBuilder stack = new StringBuilder("stack(" + columns.size());
         for (String c : columns) stack.append(", '").append(c).append("', ").append(c);
         stack.append(")");
-        Map<String, double[][][]> boards = new java.util.LinkedHashMap<>(); // column: share, mean; side to move; square
-        for (String c : columns) {
-            double[][][] board = new double[2][2][64];
-            for (double[][] b : board) for (double[] side : b) Arrays.fill(side, Double.NaN);
-            boards.put(c, board);
-        }
-        for (Row r : spark.sql("SELECT piece, stm, sq, avg(IF(result = 'win', 1D, 0D)) AS share, avg(IF(result = 'win', dtm, NULL)) AS mean"
-                + " FROM " + view.everyPosition() + " LATERAL VIEW " + stack + " s AS piece, sq" + where
-                + " GROUP BY piece, stm, sq").collectAsList()) {
-            double[][][] board = boards.get(r.getString(0));
-            int side = r.getString(1).equals("w") ? 0 : 1, sq = Square.parse(r.getString(2));
-            board[0][side][sq] = r.getDouble(3);
-            board[1][side][sq] = r.isNullAt(4) ? Double.NaN : r.getDouble(4);
+        String symmetries = "CASE WHEN positions = " + images + " THEN NULL WHEN positions = 1 THEN array(0) ELSE " + TableView.IMAGE_SYMMETRIES
+                + "(fen) END";
+        // per piece, side to move, square, the bishop's square and the row's images: positions, wins, their DTM summed
+        long[][][][] sums = new long[columns.size()][2][64][3];
+        for (Row r : spark.sql("SELECT piece, stm, sq, " + (bishop < 0 ? "''" : columns.get(bishop)) + " AS bishop, " + symmetries
+                + " AS symmetries, count(*), count_if(result = 'win'), sum(IF(result = 'win', dtm, 0)) FROM " + view.name()
+                + " LATERAL VIEW " + stack + " s AS piece, sq GROUP BY piece, stm, sq, bishop, symmetries").collectAsList()) {
+            int piece = columns.indexOf(r.getString(0)), side = r.getString(1).equals("w") ? 0 : 1, sq = Square.parse(r.getString(2));
+            int bishopSquare = bishop < 0 ? -1 : Square.parse(r.getString(3));
+            List<Integer> listed = r.isNullAt(4) ? null : r.getList(4);
+            for (int k = 0; k < (listed == null ? images : listed.size()); k++) {
+                int symmetry = listed == null ? k : listed.get(k);
+                if (bishopSquare >= 0 && !Square.isLight(Square.transform(bishopSquare, symmetry))) continue;
+                long[] at = sums[piece][side][Square.transform(sq, symmetry)];
+                at[0] += r.getLong(5);
+                at[1] += r.getLong(6);
+                at[2] += r.getLong(7);
+            }
         }
         List<PieceSquares> pieces = new ArrayList<>();
         for (int i = 0; i < columns.size(); i++) {
             Piece p = material.piece(i);
             String column = columns.get(i), number = column.replaceAll("\\D", ""); // "wq2": the second White queen
             String name = (p.color() == Color.WHITE ? "White " : "Black ") + p.type().name().toLowerCase() + (number.isEmpty() ? "" : " " + number);
-            double[][][] board = boards.get(column);
-            pieces.add(new PieceSquares(name, column, among, board[0], board[1]));
+            double[][] share = new double[2][64], mean = new double[2][64];
+            for (int side = 0; side < 2; side++)
+                for (int sq = 0; sq < 64; sq++) {
+                    long[] at = sums[i][side][sq];
+                    share[side][sq] = at[0] == 0 ? Double.NaN : (double) at[1] / at[0];
+                    mean[side][sq] = at[1] == 0 ? Double.NaN : (double) at[2] / at[1];
+                }
+            pieces.add(new PieceSquares(name, column, bishop < 0 ? "" : "light-square bishop", share, mean));
         }
         return pieces;
-    }
-
-    /** SQL: the square named in {@code column} ('c4') is light, file + rank odd. */
-    static String lightSquare(String column) {
-        return "(ascii(" + column + ") + cast(substr(" + column + ", 2, 1) AS INT)) % 2 = 1"; // ascii('a') + 1 is even: a1 is dark
     }
 }

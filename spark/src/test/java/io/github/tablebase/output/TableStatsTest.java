@@ -129,12 +129,5 @@ class TableStatsTest {
         assertArrayEquals(counted, new long[] {stats.sides().get(Color.WHITE).legal(), stats.sides().get(Color.BLACK).legal()});
         assertEquals(10, stats.sides().get(Color.WHITE).longestWin(), "KQK's longest mate");
         assertEquals(0, stats.sides().get(Color.WHITE).losses() + stats.sides().get(Color.BLACK).wins());
-
-        StringBuilder squares = new StringBuilder();
-        for (int sq = 0; sq < 64; sq++) squares.append(sq == 0 ? "" : ", ").append("('").append(Square.name(sq)).append("')");
-        List<Row> light = SparkTestSession.session().sql("SELECT sq FROM VALUES " + squares + " AS t(sq) WHERE "
-                + TableStats.lightSquare("sq")).collectAsList();
-        assertEquals(32, light.size());
-        for (Row row : light) assertTrue(Square.isLight(Square.parse(row.getString(0))), row.getString(0));
     }
 }
