@@ -122,6 +122,9 @@ public final class Material implements java.io.Serializable {
 
     public boolean hasPawns() { return pawns != 0; }
 
+    /** The board's symmetries a position of this material may be moved by: the eight, or with pawns the left-right mirror alone. */
+    public int symmetries() { return hasPawns() ? 2 : 8; }
+
     /** Which pieces are pawns: bit {@code i} for piece {@code i}. */
     int pawns() { return pawns; }
 

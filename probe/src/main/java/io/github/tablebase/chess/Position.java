@@ -322,7 +322,7 @@ public final class Position {
      * stands for, fewer when the position is its own mirror image.
      */
     public int[] distinctImages() {
-        int count = material.hasPawns() ? 2 : 8; // pawns keep only the left-right mirror (symmetry 1)
+        int count = material.symmetries();
         List<Position> images = new ArrayList<>(count);
         int[] symmetries = new int[count];
         for (int s = 0; s < count; s++) {

@@ -158,29 +158,25 @@ public record TableStats(TableView view, Map<Color, Side> sides, Map<Color, Rule
     /**
      * Every piece's board over every position (among those whose White bishop {@code bishop} stands on a light square,
      * unless it is -1): one pass over the table's rows, each piece's square stacked into rows and grouped with the
-     * row's images (the symmetries its {@code positions} stand for, as {@link TableView#everyPosition} lists them),
-     * then each group spread over its images' squares here, a few thousand groups: eight times fewer rows than a pass
-     * over every position, and no FEN made where a row's images are all distinct or all one.
+     * row's images ({@link TableView#imageSymmetries}, as the view of every position lists them), then each group
+     * spread over its images' squares here, a few thousand groups: eight times fewer rows than a pass over every
+     * position.
      */
     private static List<PieceSquares> byPiece(SparkSession spark, TableView view, int bishop) {
         Material material = view.material();
         List<String> columns = material.columnNames();
-        int images = material.hasPawns() ? 2 : 8;
         StringBuilder stack = new StringBuilder("stack(" + columns.size());
         for (String c : columns) stack.append(", '").append(c).append("', ").append(c);
         stack.append(")");
-        String symmetries = "CASE WHEN positions = " + images + " THEN NULL WHEN positions = 1 THEN array(0) ELSE " + TableView.IMAGE_SYMMETRIES
-                + "(fen) END";
         // per piece, side to move, square, the bishop's square and the row's images: positions, wins, their DTM summed
         long[][][][] sums = new long[columns.size()][2][64][3];
-        for (Row r : spark.sql("SELECT piece, stm, sq, " + (bishop < 0 ? "''" : columns.get(bishop)) + " AS bishop, " + symmetries
-                + " AS symmetries, count(*), count_if(result = 'win'), sum(IF(result = 'win', dtm, 0)) FROM " + view.name()
-                + " LATERAL VIEW " + stack + " s AS piece, sq GROUP BY piece, stm, sq, bishop, symmetries").collectAsList()) {
+        String query = "SELECT piece, stm, sq, " + (bishop < 0 ? "''" : columns.get(bishop)) + " AS bishop, " + TableView.imageSymmetries(material)
+                + " AS symmetries, count(*), count_if(result = 'win'), sum(IF(result = 'win', dtm, 0)) FROM " + view.name() + " LATERAL VIEW "
+                + stack + " s AS piece, sq GROUP BY piece, stm, sq, bishop, symmetries";
+        for (Row r : spark.sql(query).collectAsList()) {
             int piece = columns.indexOf(r.getString(0)), side = r.getString(1).equals("w") ? 0 : 1, sq = Square.parse(r.getString(2));
             int bishopSquare = bishop < 0 ? -1 : Square.parse(r.getString(3));
-            List<Integer> listed = r.isNullAt(4) ? null : r.getList(4);
-            for (int k = 0; k < (listed == null ? images : listed.size()); k++) {
-                int symmetry = listed == null ? k : listed.get(k);
+            for (int symmetry : r.<Integer>getList(4)) {
                 if (bishopSquare >= 0 && !Square.isLight(Square.transform(bishopSquare, symmetry))) continue;
                 long[] at = sums[piece][side][Square.transform(sq, symmetry)];
                 at[0] += r.getLong(5);

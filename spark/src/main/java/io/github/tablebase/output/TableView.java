@@ -312,7 +312,17 @@ public record TableView(Material material, Material table, String name, String f
                 .append(square("substr(best_move, 1, 2)")).append(", ").append(square("substr(best_move, 3, 2)"))
                 .append(", substr(best_move, 5)) END AS best_move, ").append(IMAGE_FEN).append("(fen, symmetry) AS fen, 1 AS positions, dtz, wdl, result50");
         return "CREATE OR REPLACE TEMPORARY VIEW " + table + EVERY_POSITION + " AS SELECT " + select + " FROM " + table
-                + " LATERAL VIEW explode(CASE WHEN positions = 8 THEN sequence(0, 7) ELSE " + IMAGE_SYMMETRIES + "(fen) END) images AS symmetry";
+                + " LATERAL VIEW explode(" + imageSymmetries(material) + ") images AS symmetry";
+    }
+
+    /**
+     * SQL: the symmetries that move a row's position to each of its distinct images, as {@link Position#distinctImages}
+     * lists them; its FEN parsed only where some images coincide but not all ({@code positions} between 1 and all).
+     */
+    static String imageSymmetries(Material material) {
+        int all = material.symmetries();
+        return "CASE WHEN positions = " + all + " THEN sequence(0, " + (all - 1) + ") WHEN positions = 1 THEN array(0) ELSE " + IMAGE_SYMMETRIES
+                + "(fen) END";
     }
 
     /** SQL: the square named by {@code name} ('c4') moved by {@code symmetry} as {@link Square#transform} moves it. */

@@ -17,7 +17,6 @@ import io.github.tablebase.probe.Tablebase;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.apache.spark.sql.Row;
 import org.jfree.chart.JFreeChart;
 import org.jfree.data.category.CategoryDataset;
 import org.jfree.data.xy.XYZDataset;
