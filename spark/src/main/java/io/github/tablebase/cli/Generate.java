@@ -174,6 +174,7 @@ public final class Generate {
         for (Material m : asked) for (Material step : TablePlan.of(m)) if (!order.contains(step)) order.add(step);
         RunPlan plan = RunPlan.of(order, folders::present, made, !RunSettings.of(jsc).sliceStorage().useMemory(),
                 args.has("--dtz") || RunSettings.of(jsc).dtz(), parquet);
+        if (plan.seconds(jsc.defaultParallelism()) >= MachinePace.CALIBRATED_FROM_SECONDS) plan = plan.atPace(MachinePace.measure(jsc));
         long maxHeap = jsc.isLocal() ? Runtime.getRuntime().maxMemory() : executorsHeap(jsc);
         plan.lines(jsc.defaultParallelism(), jsc.isLocal(), maxHeap).forEach(System.out::println);
         if (!set && order.size() > 1)

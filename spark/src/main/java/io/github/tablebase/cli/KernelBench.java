@@ -36,23 +36,33 @@ public final class KernelBench {
         Material asked = Material.parse(args.required("--endgame")).tableMaterial();
         int rounds = args.positiveInt("--rounds", 1);
         if (!TableSolver.fitsOneTask(asked)) throw new Args.UsageException(asked.name() + " does not fit one task: its kernels run over partitions");
+        solveInMemory(asked, rounds, (m, s) -> {
+            PositionIndex index = new PositionIndex(m);
+            TableFigures figures = TableFigures.of(index, 0, s.results().results(), s.results().late());
+            long entries = 2 * index.size();
+            System.out.printf("%s: %,d entries, init %.2f s, %d plies %.2f s (the thread's processor time %.2f s and %.2f s), %,.0f entries a"
+                    + " second; longest win %d moves with White to move, %d with Black%n", m.name(), entries, s.initSeconds(), s.plies(),
+                    s.pliesSeconds(), s.initCpuSeconds(), s.pliesCpuSeconds(), entries / (s.initSeconds() + s.pliesSeconds()),
+                    figures.longestWin(Color.WHITE), figures.longestWin(Color.BLACK));
+        });
+        return 0;
+    }
+
+    /**
+     * Solves {@code asked} and every smaller table it needs in memory on this thread, each as a table solved in one
+     * task is, the smaller ones once and {@code asked} {@code rounds} times (the later ones with a warm JIT), handing
+     * each solve to {@code each} in that order.
+     */
+    static void solveInMemory(Material asked, int rounds, java.util.function.BiConsumer<Material, TableSolver.Solved> each) {
         Map<Material, EntryResults> solved = new HashMap<>();
         for (Material m : TablePlan.of(asked)) {
             Map<Material, EntryResults> smaller = new HashMap<>();
             for (Material sub : TablePlan.exits(m)) smaller.put(sub, solved.get(sub));
-            PositionIndex index = new PositionIndex(m);
-            // the asked table as often as asked (the later rounds with a warm JIT), its smaller tables once
             for (int round = 0; round < (m.equals(asked) ? rounds : 1); round++) {
                 TableSolver.Solved s = TableSolver.solveHere(m, new Successors(m, null, smaller), Result.MAX_PLY);
-                TableFigures figures = TableFigures.of(index, 0, s.results().results(), s.results().late());
-                long entries = 2 * index.size();
-                System.out.printf("%s: %,d entries, init %.2f s, %d plies %.2f s (the thread's processor time %.2f s and %.2f s), %,.0f entries a"
-                        + " second; longest win %d moves with White to move, %d with Black%n", m.name(), entries, s.initSeconds(), s.plies(),
-                        s.pliesSeconds(), s.initCpuSeconds(), s.pliesCpuSeconds(), entries / (s.initSeconds() + s.pliesSeconds()),
-                        figures.longestWin(Color.WHITE), figures.longestWin(Color.BLACK));
+                each.accept(m, s);
                 solved.put(m, new ResultPlane(EntryPlane.of(s.results().results()), s.results().late()));
             }
         }
-        return 0;
     }
 }

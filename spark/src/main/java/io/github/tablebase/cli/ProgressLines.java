@@ -8,7 +8,7 @@ import java.util.List;
 /**
  * A generate run's progress as the user reads it: "table k of n" with the time left in the run, then per table a
  * line every {@link #EVERY_SECONDS} seconds with its ply and the time left, or, verbose, every ply's line. The
- * estimates start from the plan's measured rates and follow this run's pace once it has run for
+ * estimates start from the plan's measured rates at the plan's pace of this machine and follow this run's pace once it has run for
  * {@link #PACE_AFTER_SECONDS} seconds (the first tables are too small to say): the wall-clock time from its first table's
  * start to the last table solved or written, against the plan's time for the work done by then, each table's solving once
  * solved and its writing once written (a large table's writing, which follows its solving, takes as long as it). Wall-clock
@@ -19,6 +19,7 @@ final class ProgressLines implements SolveProgress {
     static final double EVERY_SECONDS = 10, PACE_AFTER_SECONDS = 10;
     private final List<RunPlan.Step> toMake;
     private final int cores;
+    private final double machinePace;
     private final boolean verbose;
     private final PrintStream out;
     private final Clock clock;
@@ -52,6 +53,7 @@ final class ProgressLines implements SolveProgress {
     ProgressLines(RunPlan plan, int cores, boolean verbose, PrintStream out, Clock clock) {
         this.toMake = plan.toMake();
         this.cores = cores;
+        this.machinePace = plan.pace();
         this.verbose = verbose;
         this.out = out;
         this.clock = clock;
@@ -112,11 +114,14 @@ final class ProgressLines implements SolveProgress {
                 in < estimate ? "about " + RunPlan.duration(estimate - in) + " left to solve" : "longer than the " + RunPlan.duration(estimate) + " estimated");
     }
 
-    /** How many times the plan's time this run's tables of the kind of {@code step} took, 1 until it has run long enough to say. */
+    /**
+     * How many times the time of the plan's rates this run's tables of the kind of {@code step} took; the plan's pace of
+     * this machine until it has run long enough to say.
+     */
     private double pace(RunPlan.Step step) {
         int k = kind(step);
         double took = (lastDone[k] - kindStart[k]) / 1e9;
-        return plannedDone[k] > 0 && took >= PACE_AFTER_SECONDS ? took / plannedDone[k] : 1;
+        return plannedDone[k] > 0 && took >= PACE_AFTER_SECONDS ? took / plannedDone[k] : machinePace;
     }
 
     private static int kind(RunPlan.Step step) { return step.material().size() > 5 ? 1 : 0; }

@@ -11,9 +11,10 @@ import java.util.function.Predicate;
  * What a generate run will do, said before it starts: the tables to make or reuse in order, their entries, and
  * the time and heap they should take, from rates measured on this project's 2-core machine with KBNKN; {@code
  * heapPerIndex} is the heap a table needs an index at its peak, as its slices are kept; {@code dtz}, whether the run
- * also solves each table's DTZ ({@code --dtz}).
+ * also solves each table's DTZ ({@code --dtz}); {@code pace}, how many times that machine's time this one takes
+ * ({@link MachinePace}; 1 where not measured).
  */
-record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
+record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz, double pace) {
     /**
      * Entries (index and side) solved and written a second per core, with their Parquet rows and best moves: the 16
      * pawnless 5-piece tables without a queen, 2.07 billion entries, in 673 s on 2 cores (1.54 million).
@@ -46,8 +47,13 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
      * smaller tables 131.1 s against 55.0 s on 2 cores (822,000), KBNKN 227.5 s against 94.4 s (977,000).
      */
     static final double DTZ_ENTRIES_PER_CORE_SECOND = 900_000;
-    /** What a table costs besides its entries: Spark's jobs, the writes' start (KQK: about 2 s). */
+    /** What a run's first table costs besides its entries: Spark's jobs, the writes' start, the JIT (KQK alone: about 2 s). */
     static final double SECONDS_PER_TABLE = 2;
+    /**
+     * What each other table costs besides its entries, beside the tables solving and writing with it: the 4-piece set
+     * of 35 tables, 169.6 million entries, in 59.6 s (2026-12-02), 9.7 s more than its entries at the rate above.
+     */
+    static final double SECONDS_PER_TABLE_BESIDE = 0.25;
     /**
      * The heap a run's largest table needs at its peak, per index, beside Spark's own: the live data, as full GCs measure
      * it ({@code spark.tablebase.sampleLiveHeap}), KQQKQ 3.1 bytes and KRRKQ 3.4 over 8 partitions, KRRRKQ 2.9 over 32 (one
@@ -76,12 +82,12 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
     record Step(Material material, boolean reuse, long indexes, boolean dtz, boolean rows) {
         long entries() { return 2 * indexes; }
 
-        /** The time to solve and write it, its DTZ included, by the measured rates. */
+        /** The time to solve and write it beside other tables, its DTZ included, by the measured rates (their machine's pace). */
         double seconds(int cores) {
             double made = material.size() > 5
                     ? solveSeconds(cores) + entries() / ((rows ? WRITTEN_PER_CORE_SECOND_6 : WRITTEN_PER_CORE_SECOND_6_NO_ROWS) * cores)
                     : entries() / ((rows ? ENTRIES_PER_CORE_SECOND : ENTRIES_PER_CORE_SECOND_NO_ROWS) * cores);
-            return SECONDS_PER_TABLE + made + (dtz ? entries() / (DTZ_ENTRIES_PER_CORE_SECOND * cores) : 0);
+            return SECONDS_PER_TABLE_BESIDE + made + (dtz ? entries() / (DTZ_ENTRIES_PER_CORE_SECOND * cores) : 0);
         }
 
         /** The time to solve it, by the measured rate. */
@@ -98,13 +104,18 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
         List<Step> steps = new ArrayList<>();
         for (Material m : order)
             steps.add(new Step(m, !m.equals(asked) && present.test(m), new PositionIndex(m).size(), dtz, rows));
-        return new RunPlan(steps, slicesOnDisk ? HEAP_PER_INDEX_SLICES_ON_DISK : HEAP_PER_INDEX, dtz);
+        return new RunPlan(steps, slicesOnDisk ? HEAP_PER_INDEX_SLICES_ON_DISK : HEAP_PER_INDEX, dtz, 1);
     }
+
+    /** The same plan at this machine's {@code pace} ({@link MachinePace}). */
+    RunPlan atPace(double pace) { return new RunPlan(steps, heapPerIndex, dtz, pace); }
 
     List<Step> toMake() { return steps.stream().filter(s -> !s.reuse()).toList(); }
 
+    /** The run's time on this machine: its tables', the first one's start more, at the plan's pace. */
     double seconds(int cores) {
-        return toMake().stream().mapToDouble(s -> s.seconds(cores)).sum();
+        List<Step> make = toMake();
+        return make.isEmpty() ? 0 : pace * (SECONDS_PER_TABLE - SECONDS_PER_TABLE_BESIDE + make.stream().mapToDouble(s -> s.seconds(cores)).sum());
     }
 
     /**
@@ -130,8 +141,9 @@ record RunPlan(List<Step> steps, double heapPerIndex, boolean dtz) {
         List<Step> make = toMake();
         long entries = make.stream().mapToLong(Step::entries).sum();
         List<String> lines = new ArrayList<>();
-        lines.add(String.format("plan: %d table%s to make (%,d entries), %d to reuse; about %s on %d core%s%s", make.size(), make.size() == 1 ? "" : "s",
+        lines.add(String.format("plan: %d table%s to make (%,d entries), %d to reuse; about %s on %d core%s%s%s", make.size(), make.size() == 1 ? "" : "s",
                 entries, steps.size() - make.size(), duration(seconds(cores)), cores, cores == 1 ? "" : "s",
+                pace == 1 ? "" : String.format(" (this machine's pace: %.1f times the time of the rates' own)", pace),
                 local ? String.format(", a heap of about %s at the peak (this driver has %s)", size(localHeap(cores)), size(maxHeap))
                         : String.format(", executors' heap of about %s in all at the peak (%s)", size(tablesHeap()),
                         maxHeap > 0 ? "the executors now registered have " + size(maxHeap) : "no executor registered yet")));

@@ -9,6 +9,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static io.github.tablebase.cli.ProgressLines.EVERY_SECONDS;
 
 /** The progress a run prints, on a clock the test moves: a line every 10 s with the time left, or every ply when verbose. */
 class ProgressLinesTest {
@@ -81,6 +82,27 @@ class ProgressLinesTest {
         double solve = plan.steps().get(1).solveSeconds(2) * pace;
         plies(progress, KRKN, 1, Math.ceil(solve + 10)); // past the estimate
         assertTrue(said().get(0).endsWith("longer than the " + RunPlan.duration(solve) + " estimated"));
+    }
+
+    @Test
+    void thePlansPaceOfThisMachineStandsUntilTheRunHasMeasuredItsOwn() {
+        RunPlan plan = RunPlan.of(List.of(KRK, KRKN), m -> false, KRKN).atPace(3);
+        RunPlan.Step krk = plan.steps().get(0), krkn = plan.steps().get(1);
+        ProgressLines progress = new ProgressLines(plan, 2, false, new PrintStream(printed, true, StandardCharsets.UTF_8), () -> now);
+        progress.startTable(KRK);
+        assertTrue(said().get(0).endsWith("about " + RunPlan.duration(3 * (krk.seconds(2) + krkn.seconds(2))) + " left in the run"));
+        now += (long) (2 * 1e9);
+        progress.solved(KRK); // too soon to say: the plan's pace stands
+        progress.startTable(KRKN);
+        assertTrue(said().get(0).endsWith("about " + RunPlan.duration(3 * krkn.seconds(2)) + " left in the run"));
+        now += (long) (20 * 1e9);
+        progress.written(KRK); // 22 s for KRK: the run's own pace from now on
+        double pace = 22 / krk.seconds(2);
+        now += (long) (EVERY_SECONDS * 1e9);
+        progress.ply(KRKN, 1, 1, krkn.entries(), true, "");
+        double estimate = pace * krkn.solveSeconds(2), in = 20 + EVERY_SECONDS;
+        assertTrue(estimate > in);
+        assertTrue(said().get(0).endsWith("about " + RunPlan.duration(estimate - in) + " left to solve"), "the run's own pace");
     }
 
     @Test
