@@ -5,11 +5,11 @@ import java.util.List;
 import org.apache.spark.api.java.JavaSparkContext;
 
 /**
- * How many times the time of the machine that {@link RunPlan}'s rates were measured on this run's machine takes: KRK
- * and KRRK solved in memory on one thread of an executor, then KRRK again, timed by the wall clock (a busy machine is a
- * slower one), against {@link #REFERENCE_SECONDS}. The second KRRK, its JIT warm, varies by 5 % from run to run where
- * the first varied by 30 %, Spark starting beside it. The rates alone were off by 2.2 to 2.5 times on a slower machine
- * of the same kind (2026-12-03), where a plan's estimate should be off by 2 at most.
+ * How many times as long as the machine of {@link RunPlan}'s rates this run's machine takes: KRK and KRRK solved in
+ * memory on one thread of an executor, then KRRK again, timed by the wall clock (a busy machine is a slower one),
+ * against {@link #REFERENCE_SECONDS}. The second KRRK, its JIT warm, varies by 5 % from run to run where the first
+ * varied by 30 %, Spark starting beside it. The rates alone said 1.9 to 2.7 times too little on a slower machine of
+ * the same kind (2026-12-03), where a plan's estimate should be off by 2 at most.
  */
 final class MachinePace {
     /** The table solved, after its smaller table KRK: 3.7 million entries, each solve all of it the engine's kernels. */
