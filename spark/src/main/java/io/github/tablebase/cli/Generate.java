@@ -89,6 +89,13 @@ public final class Generate {
      * Every material of 3 to {@code pieces} pieces, kings included, with or without pawns, once: a set, each material
      * under its {@link Material#tableMaterial} (KQKR, not KRKQ, which is read from it).
      */
+    /** The tables a run of {@code asked} walks, each after the smaller ones it needs, each once. */
+    static List<Material> order(List<Material> asked) {
+        List<Material> order = new ArrayList<>();
+        for (Material m : asked) for (Material step : TablePlan.of(m)) if (!order.contains(step)) order.add(step);
+        return order;
+    }
+
     static List<Material> upTo(int pieces, boolean pawns) {
         if (pieces < 3) throw new Args.UsageException("--up-to takes 3 or more pieces, not " + pieces);
         String letters = pawns ? "QRBNP" : "QRBN";
@@ -170,8 +177,7 @@ public final class Generate {
         TableFolders folders = where.apply(run);
         String work = args.get("--work", null);
         Material made = set ? null : asked.get(0); // the one table asked for is made, never reused
-        List<Material> order = new ArrayList<>();
-        for (Material m : asked) for (Material step : TablePlan.of(m)) if (!order.contains(step)) order.add(step);
+        List<Material> order = order(asked);
         RunPlan plan = RunPlan.of(order, folders::present, made, !RunSettings.of(jsc).sliceStorage().useMemory(),
                 args.has("--dtz") || RunSettings.of(jsc).dtz(), parquet);
         if (plan.seconds(jsc.defaultParallelism()) >= MachinePace.CALIBRATED_FROM_SECONDS) plan = plan.atPace(MachinePace.measure(jsc));

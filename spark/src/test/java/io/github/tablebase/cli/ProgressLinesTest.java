@@ -1,5 +1,6 @@
 package io.github.tablebase.cli;
 
+import static io.github.tablebase.cli.ProgressLines.EVERY_SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,7 +10,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import static io.github.tablebase.cli.ProgressLines.EVERY_SECONDS;
 
 /** The progress a run prints, on a clock the test moves: a line every 10 s with the time left, or every ply when verbose. */
 class ProgressLinesTest {
