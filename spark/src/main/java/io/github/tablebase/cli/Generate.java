@@ -85,10 +85,6 @@ public final class Generate {
         }
     }
 
-    /**
-     * Every material of 3 to {@code pieces} pieces, kings included, with or without pawns, once: a set, each material
-     * under its {@link Material#tableMaterial} (KQKR, not KRKQ, which is read from it).
-     */
     /** The tables a run of {@code asked} walks, each after the smaller ones it needs, each once. */
     static List<Material> order(List<Material> asked) {
         List<Material> order = new ArrayList<>();
@@ -96,6 +92,10 @@ public final class Generate {
         return order;
     }
 
+    /**
+     * Every material of 3 to {@code pieces} pieces, kings included, with or without pawns, once: a set, each material
+     * under its {@link Material#tableMaterial} (KQKR, not KRKQ, which is read from it).
+     */
     static List<Material> upTo(int pieces, boolean pawns) {
         if (pieces < 3) throw new Args.UsageException("--up-to takes 3 or more pieces, not " + pieces);
         String letters = pawns ? "QRBNP" : "QRBN";
