@@ -1,10 +1,14 @@
 package io.github.tablebase;
 
+import io.github.tablebase.chess.Material;
+import io.github.tablebase.chess.MaterialChange;
 import io.github.tablebase.cli.Generate;
+import io.github.tablebase.probe.IndexedTable;
 import io.github.tablebase.probe.Manifest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -87,5 +91,19 @@ public final class GeneratedTables {
         if (exit != 0) throw new IllegalStateException("generate KQKR with DTZ exited with " + exit);
         dtz = folder;
         return folder;
+    }
+
+    /**
+     * The packed tables (one part each) that {@code material}'s captures and promotions lead to, by the material of
+     * each table (KRK for KKR), from the folders in {@code root}.
+     */
+    public static Map<Material, IndexedTable> smallerPackedTables(Path root, Material material) throws Exception {
+        Map<Material, IndexedTable> smaller = new HashMap<>();
+        for (MaterialChange.Exit e : MaterialChange.exits(material)) {
+            Material after = e.change().after().tableMaterial();
+            if (after.size() > 2 && !smaller.containsKey(after))
+                smaller.put(after, IndexedTable.open(root.resolve(after.name().toLowerCase(Locale.ROOT)).resolve(IndexedTable.partName(after, 0, 1))));
+        }
+        return smaller;
     }
 }

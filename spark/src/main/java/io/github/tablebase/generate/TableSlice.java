@@ -16,6 +16,7 @@ import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.Serializable;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Iterator;
 import scala.Tuple2;
 
@@ -72,6 +73,11 @@ final class TableSlice implements Serializable {
     int ply;
     /** Entries by the ply of their capture event, shared by the slices of every ply. */
     private final PlyEvents wins, losses;
+    /**
+     * Table entries with a capture or promotion that draws and none that wins, shared by the slices of every ply:
+     * with the events, what {@link #solvedPartition} finds the entries their exits decide from.
+     */
+    private final BitSet drawnByExits;
     /** En-passant entry {@code 2 * (hi - lo) + k}: the entry without the right ({@code epBase[k]}, ascending), the pawn that moved two squares. */
     private final int[] epBase, epPawn;
     /** {@link #enPassantBuckets} of {@link #epBase}: where the en-passant entries of each run of entries start. */
@@ -85,7 +91,8 @@ final class TableSlice implements Serializable {
     private int[][] lateEntries;
 
     private TableSlice(long lo, long hi, byte[] state, int[] frontier, int frontierSize, int ply, PlyEvents wins, PlyEvents losses,
-                       int[] epBase, int[] epPawn, int[] epFirst, int bytePlies, int filePlies, int[] latePly, int[][] lateEntries) {
+                       BitSet drawnByExits, int[] epBase, int[] epPawn, int[] epFirst, int bytePlies, int filePlies, int[] latePly,
+                       int[][] lateEntries) {
         this.lo = lo;
         this.hi = hi;
         this.state = state;
@@ -94,6 +101,7 @@ final class TableSlice implements Serializable {
         this.ply = ply;
         this.wins = wins;
         this.losses = losses;
+        this.drawnByExits = drawnByExits;
         this.epBase = epBase;
         this.epPawn = epPawn;
         this.epFirst = epFirst != null ? epFirst : enPassantBuckets(epBase, (int) (2 * (hi - lo)));
@@ -129,6 +137,9 @@ final class TableSlice implements Serializable {
         }
         wins.writeTo(out);
         losses.writeTo(out);
+        long[] drawn = drawnByExits.toLongArray();
+        out.writeInt(drawn.length);
+        for (long word : drawn) out.writeLong(word);
         for (int[] ints : lateEntries) {
             out.writeInt(ints.length);
             for (int v : ints) out.writeInt(v);
@@ -144,10 +155,12 @@ final class TableSlice implements Serializable {
         int[][] ints = new int[4][];
         for (int k = 0; k < ints.length; k++) ints[k] = readInts(in);
         PlyEvents wins = PlyEvents.readFrom(in), losses = PlyEvents.readFrom(in);
+        long[] drawn = new long[in.readInt()];
+        for (int k = 0; k < drawn.length; k++) drawn[k] = in.readLong();
         int[][] late = new int[ints[3].length][];
         for (int k = 0; k < late.length; k++) late[k] = readInts(in);
         return new TableSlice(lo, hi, state, Arrays.copyOf(ints[0], Math.max(1024, ints[0].length)), ints[0].length, ply,
-                wins, losses, ints[1], ints[2], null, bytePlies, filePlies, ints[3], late);
+                wins, losses, BitSet.valueOf(drawn), ints[1], ints[2], null, bytePlies, filePlies, ints[3], late);
     }
 
     private static int[] readInts(DataInputStream in) throws IOException {
@@ -212,6 +225,7 @@ final class TableSlice implements Serializable {
         final byte[] state;
         byte[] epState = new byte[16];
         final PlyEvents wins = new PlyEvents(), losses = new PlyEvents();
+        final BitSet drawnByExits = new BitSet();
         final IntPairs enPassant = new IntPairs();
         int[] frontier = new int[1024];
         int frontierSize;
@@ -255,6 +269,7 @@ final class TableSlice implements Serializable {
                 wins.add(fold.winPly(), e); // ply + 1 of the lost position reached: this one wins at that ply
             } else if (fold.draws()) {
                 set(e, CANNOT_LOSE);
+                if (e < tableEntries) drawnByExits.set(e);
             } else {
                 set(e, bytePlies + 1 + quiet + (fold.loses() ? 1 : 0));
                 if (fold.loses()) losses.add(fold.lossPly(), e);
@@ -272,8 +287,8 @@ final class TableSlice implements Serializable {
                 all = Arrays.copyOf(state, tableEntries + extra);
                 System.arraycopy(epState, 0, all, tableEntries, extra);
             }
-            return new TableSlice(lo, hi, all, frontier, frontierSize, 0, wins.trimmed(), losses.trimmed(), enPassant.keys(), enPassant.values(),
-                    null, bytePlies, filePlies, new int[0], new int[0][]);
+            return new TableSlice(lo, hi, all, frontier, frontierSize, 0, wins.trimmed(), losses.trimmed(), drawnByExits, enPassant.keys(),
+                    enPassant.values(), null, bytePlies, filePlies, new int[0], new int[0][]);
         }
     }
 
@@ -334,8 +349,8 @@ final class TableSlice implements Serializable {
     TableSlice next(int q, PositionIndex index, MoveGenerator gen, boolean ownCopy, Iterator<long[]> kingKeys) {
         if (ply != q - 1) throw new TableInvariantException(atAnotherPly(q - 1));
         // the state bytes change at every ply: the rest is shared
-        TableSlice next = ownCopy ? this : new TableSlice(lo, hi, state.clone(), frontier, frontierSize, ply, wins, losses, epBase, epPawn, epFirst,
-                bytePlies, filePlies, latePly, lateEntries);
+        TableSlice next = ownCopy ? this : new TableSlice(lo, hi, state.clone(), frontier, frontierSize, ply, wins, losses, drawnByExits, epBase,
+                epPawn, epFirst, bytePlies, filePlies, latePly, lateEntries);
         next.applyInPlace(q, index, gen, false, kingKeys);
         return next;
     }
@@ -502,7 +517,28 @@ final class TableSlice implements Serializable {
             entries[k] = 2 * lo + (late[k] >>> 32);
             plies[k] = (int) late[k];
         }
-        return new SolvedPartition(lo, bytes, LatePlies.of(filePlies, entries, plies));
+        return new SolvedPartition(lo, bytes, LatePlies.of(filePlies, entries, plies), byExits(bytes, late));
+    }
+
+    /**
+     * The kernel of the marks: the table entries whose captures and promotions give their final result ({@code
+     * bytes}, the plies past a byte {@code late}, which are never marked), as {@link SolvedPartition#byExits} says.
+     * An exit leads where the best moves lead exactly when the entry ends at its win event's ply (no quiet move
+     * mates sooner), at its loss event's ply (none holds out longer), or drawn with a drawing exit: init looked the
+     * exits up once, so the export need not search them again.
+     */
+    BitSet byExits(byte[] bytes, long[] late) {
+        BitSet marks = new BitSet(bytes.length);
+        for (int e = drawnByExits.nextSetBit(0); e >= 0; e = drawnByExits.nextSetBit(e + 1)) if (bytes[e] == Result.DRAW) marks.set(e);
+        for (PlyEvents events : new PlyEvents[] {wins, losses})
+            for (int q = 0; q <= events.lastPly(); q++) {
+                int code = Result.code(q);
+                events.forEach(q, e -> {
+                    if (e < bytes.length && (bytes[e] & 0xFF) == code) marks.set(e);
+                });
+            }
+        for (long entryAndPly : late) marks.clear((int) (entryAndPly >>> 32));
+        return marks;
     }
 
     /** Whether state {@code s} is a decided entry's result code. */

@@ -33,7 +33,7 @@ import org.apache.spark.api.java.JavaSparkContext;
  * names the endgame and partition count, so a folder is never resumed by another table or split.
  */
 public final class WorkFolder implements Serializable {
-    private static final String FORMAT = "spark-tablebase work folder 2";
+    private static final String FORMAT = "spark-tablebase work folder 3";
     private final String root;
     private final int partitions;
     /** The run's Hadoop settings, shipped to the executors that save and load the partitions. */

@@ -21,7 +21,10 @@ import io.github.tablebase.table.SolvedTable;
 import io.github.tablebase.table.Successors;
 import io.github.tablebase.table.TableFiles;
 import io.github.tablebase.table.TablePlan;
+import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Serializable;
@@ -113,11 +116,12 @@ public final class TableExport {
                 jsc.setJobDescription(description);
                 written = table.partitions().map(solved -> {
                     Successors successors = new Successors(material, new ResultPlane(EntryPlane.of(solved.results()), solved.late()), smaller.open());
-                    SideChoice side = storedSide(successors, index, markCaptures);
+                    Marks marks = markCaptures ? (lo, hi, side) -> sideMarks(solved.byExits(), 0, lo, hi, side) : NO_MARKS;
+                    SideChoice side = storedSide(successors, index, marks);
                     // the choice weighed this whole part: its marks and its ranking of the orders serve the writer
                     boolean whole = side.lo() == 0 && side.hi() == index.size();
                     BestMoves part = whole && !moves ? side.marks()
-                            : bestMoves(successors, index, 0, index.size(), side.side(), markCaptures, spareCores, moves);
+                            : bestMoves(successors, index, 0, index.size(), side.side(), marks.of(0, index.size(), side.side()), spareCores, moves);
                     return writePartAndRows(staging, index, 0, part, whole ? side.ranking() : null, starts, spareCores, parquet, dtzParts, smaller.hadoop());
                 }).collect();
             } else {
@@ -129,10 +133,12 @@ public final class TableExport {
                         return writeSeed(jsc, staging, index, files, smaller);
                     });
                 jsc.setJobDescription(material.name() + ": the side to move its compressed files store");
-                Color stored = jsc.parallelize(List.of(0), 1).map(x -> storedSide(successors(material, files, smaller), index, markCaptures).side()).first();
+                Color stored = jsc.parallelize(List.of(0), 1).map(x -> storedSide(successors(material, files, smaller), index,
+                        planeMarks(files, markCaptures, smaller.hadoop())).side()).first();
                 jsc.setJobDescription(description);
                 written = jsc.parallelize(IntStream.range(0, parts).boxed().toList(), parts).map(k -> writePartAndRows(staging, index, k,
-                        bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], stored, markCaptures, spareCores, moves), null,
+                        bestMoves(successors(material, files, smaller), index, starts[k], starts[k + 1], stored,
+                                planeMarks(files, markCaptures, smaller.hadoop()).of(starts[k], starts[k + 1], stored), spareCores, moves), null,
                         starts, spareCores, parquet, dtzParts, smaller.hadoop())).collect();
             }
             FileEntry seedFile = seed == null ? null : joined(seed); // before the planes it reads are deleted
@@ -237,17 +243,66 @@ public final class TableExport {
         return new FileEntry(name, bytes[0], sha256);
     }
 
-    /** A solved partition's result plane in a file: entries {@code first .. end - 1} from its start, then their late plies. */
-    record PlaneFile(String uri, long first, long end) implements Serializable {}
+    /**
+     * A solved partition's result plane in a file: entries {@code first .. end - 1} from its start, then their late
+     * plies; and its {@link SolvedPartition#byExits} in a file of their own ({@code marksUri}: a word count, then the words).
+     */
+    record PlaneFile(String uri, long first, long end, String marksUri) implements Serializable {}
 
-    /** The hand-off kernel: writes a solved partition's result bytes and late plies into a file of its own under {@code dir}. */
+    /** The hand-off kernel: writes a solved partition's result bytes and late plies, and its marks, into files of their own under {@code dir}. */
     static PlaneFile writePlane(String dir, SolvedPartition block, Configuration hadoop) throws IOException {
-        Path file = new Path(dir, String.format("plane-%016d", block.lo()));
+        Path file = new Path(dir, String.format("plane-%016d", block.lo())), marks = new Path(dir, String.format("marks-%016d", block.lo()));
         writeAside(file, hadoop, out -> {
             out.write(block.results());
             block.late().writeTo(out);
         });
-        return new PlaneFile(file.toString(), 2 * block.lo(), 2 * block.hi());
+        writeAside(marks, hadoop, out -> {
+            DataOutputStream data = new DataOutputStream(out);
+            long[] words = block.byExits().toLongArray();
+            data.writeInt(words.length);
+            for (long word : words) data.writeLong(word);
+            data.flush();
+        });
+        return new PlaneFile(file.toString(), 2 * block.lo(), 2 * block.hi(), marks.toString());
+    }
+
+    /** Where the compressed files may mark a side's entries: of indexes {@code lo .. hi - 1}, by offset from {@code lo}. */
+    interface Marks {
+        BitSet of(long lo, long hi, Color side) throws IOException;
+    }
+
+    /** No entry marked (a run that does not mark them). */
+    static final Marks NO_MARKS = (lo, hi, side) -> new BitSet();
+
+    /**
+     * Of {@code byEntry}, marks by entry from entry {@code first} (as {@link SolvedPartition#byExits}), those of
+     * {@code side}'s indexes {@code lo .. hi - 1}, by offset from {@code lo}.
+     */
+    static BitSet sideMarks(BitSet byEntry, long first, long lo, long hi, Color side) {
+        BitSet marks = new BitSet();
+        long from = Math.max(0, 2 * lo - first), to = 2 * hi - first;
+        if (to <= 0) return marks;
+        for (int e = byEntry.nextSetBit((int) from); e >= 0 && e < to; e = byEntry.nextSetBit(e + 1))
+            if ((first + e) % 2 == side.ordinal()) marks.set((int) ((first + e) / 2 - lo));
+        return marks;
+    }
+
+    /** The marks of a table's result planes, read from their files (none unless {@code markCaptures}). */
+    private static Marks planeMarks(List<PlaneFile> planeFiles, boolean markCaptures, Configuration hadoop) {
+        if (!markCaptures) return NO_MARKS;
+        return (lo, hi, side) -> {
+            BitSet marks = new BitSet();
+            for (PlaneFile f : planeFiles) {
+                if (f.end() <= 2 * lo || f.first() >= 2 * hi) continue;
+                java.nio.file.Path local = TableFiles.local(new Path(f.marksUri()), hadoop);
+                try (DataInputStream in = new DataInputStream(new BufferedInputStream(java.nio.file.Files.newInputStream(local)))) {
+                    long[] words = new long[in.readInt()];
+                    for (int k = 0; k < words.length; k++) words[k] = in.readLong();
+                    marks.or(sideMarks(BitSet.valueOf(words), f.first(), lo, hi, side));
+                }
+            }
+            return marks;
+        };
     }
 
     /**
@@ -297,17 +352,18 @@ public final class TableExport {
      * plies, the packed file's move byte (the best move's rank among the sorted legal moves, or {@link IndexedTable#NO_MOVE}) and the
      * best move itself for the Parquet rows ({@link PositionRows#moveCode}, or {@link PositionRows#NO_MOVE}), so that
      * the rows need no second move generation; and by {@code index - lo}, the entries of side {@code stored} (the side
-     * the compressed files store) that their captures and promotions decide ({@link Successors#exitsDecide}), empty
+     * the compressed files store) that their captures and promotions decide ({@link SolvedPartition#byExits}), empty
      * unless asked for.
      */
     record BestMoves(long lo, Color stored, byte[] results, LatePlies late, byte[] ranks, short[] moves, BitSet byExits) implements Serializable {}
 
     /**
      * The export kernel: the best moves of indexes {@code lo..hi-1}, the table's results read through {@code
-     * successors}, and with {@code markCaptures} the entries their captures and promotions decide.
+     * successors}, and {@code marks}, side {@code stored}'s entries that their captures and promotions decide (by
+     * offset from {@code lo}; null: none).
      */
-    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, Color stored, boolean markCaptures) {
-        return bestMoves(successors, index, lo, hi, stored, markCaptures, false, true);
+    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, Color stored, BitSet marks) {
+        return bestMoves(successors, index, lo, hi, stored, marks, false, true);
     }
 
     /**
@@ -319,16 +375,16 @@ public final class TableExport {
     /**
      * The side to move a table's compressed files store ({@link CompressedTable#lesserSide}): each side's {@link
      * CompressedTable#ranking} of the middle part of its parts of {@link IndexedTable#ENTRIES_PER_FILE} entries
-     * (whatever the run's split: the side follows from the table alone), its entries marked where {@code
-     * markCaptures} as the export marks them, the table's results read through {@code successors}.
+     * (whatever the run's split: the side follows from the table alone), its entries marked as {@code marks} says,
+     * the table's results read through {@code successors}.
      */
-    static SideChoice storedSide(Successors successors, PositionIndex index, boolean markCaptures) {
+    static SideChoice storedSide(Successors successors, PositionIndex index, Marks marks) throws IOException {
         long[] starts = IndexedTable.partStarts(index, IndexedTable.ENTRIES_PER_FILE);
         int k = (starts.length - 2) / 2;
         long lo = starts[k], hi = starts[k + 1];
         SideChoice[] sides = new SideChoice[2];
         for (Color side : Color.values()) {
-            BestMoves b = bestMoves(successors, index, lo, hi, side, markCaptures, true, false);
+            BestMoves b = bestMoves(successors, index, lo, hi, side, marks.of(lo, hi, side), true, false);
             sides[side.ordinal()] = new SideChoice(side, lo, hi, b, CompressedTable.ranking(index, lo, hi, b.results(), side, b.byExits()));
         }
         return sides[CompressedTable.lesserSide(index.material(), sides[0].ranking().sampleBytes(), sides[1].ranking().sampleBytes()).ordinal()];
@@ -338,42 +394,36 @@ public final class TableExport {
     static final long CHUNK_INDEXES = 1 << 16;
 
     /**
-     * {@link #bestMoves(Successors, PositionIndex, long, long, Color, boolean)}, on every core when {@code everyCore}: in
+     * {@link #bestMoves(Successors, PositionIndex, long, long, Color, BitSet)}, on every core when {@code everyCore}: in
      * chunks, each filling its own range of the arrays with successors of its own (their scratch space is not shared);
-     * without {@code moves}, the marks alone (every rank {@link IndexedTable#NO_MOVE}, every move {@link PositionRows#NO_MOVE}).
+     * without {@code moves}, the results and marks alone (every rank {@link IndexedTable#NO_MOVE}, every move {@link
+     * PositionRows#NO_MOVE}).
      */
-    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, Color stored, boolean markCaptures, boolean everyCore,
+    static BestMoves bestMoves(Successors successors, PositionIndex index, long lo, long hi, Color stored, BitSet marks, boolean everyCore,
                                boolean moves) {
         int entries = Math.toIntExact(2 * (hi - lo));
         byte[] results = new byte[entries], ranks = new byte[entries];
         successors.ownResults().bytes().copy(2 * lo, results, 0, entries);
         LatePlies late = successors.ownResults().late().within(2 * lo, 2 * hi);
         short[] codes = new short[entries];
-        BestMoves b = new BestMoves(lo, stored, results, late, ranks, codes, new BitSet());
-        long chunks = everyCore ? Math.max(1, Math.min((hi - lo) / CHUNK_INDEXES, 4L * Runtime.getRuntime().availableProcessors())) : 1;
-        if (chunks == 1) {
-            fillBestMoves(successors, index, b, lo, hi, markCaptures, moves);
+        BestMoves b = new BestMoves(lo, stored, results, late, ranks, codes, marks == null ? new BitSet() : marks);
+        if (!moves) {
+            java.util.Arrays.fill(ranks, (byte) IndexedTable.NO_MOVE);
+            java.util.Arrays.fill(codes, PositionRows.NO_MOVE);
             return b;
         }
+        long chunks = everyCore ? Math.max(1, Math.min((hi - lo) / CHUNK_INDEXES, 4L * Runtime.getRuntime().availableProcessors())) : 1;
         long size = (hi - lo + chunks - 1) / chunks;
-        List<BitSet> marks = IntStream.range(0, (int) chunks).parallel().mapToObj(c -> {
-            BestMoves part = new BestMoves(lo, stored, results, late, ranks, codes, new BitSet()); // a BitSet of its own: they are not shared safely
-            fillBestMoves(c == 0 ? successors : successors.withOwnScratch(), index, part, lo + c * size, Math.min(hi, lo + (c + 1) * size),
-                    markCaptures, moves);
-            return part.byExits();
-        }).toList();
-        for (BitSet chunk : marks) b.byExits().or(chunk);
+        IntStream.range(0, (int) chunks).parallel().forEach(c -> fillBestMoves(c == 0 ? successors : successors.withOwnScratch(), index, b,
+                lo + c * size, Math.min(hi, lo + (c + 1) * size)));
         return b;
     }
 
     /**
-     * Fills {@code b}'s ranks, move codes and marks (its results already in place) for indexes {@code from..to-1}, the
-     * table's results read through {@code successors}; without {@code withMoves}, only the marks (a one-ply search of the
-     * captures and promotions alone, where the best move needs every move looked up until it is found).
+     * Fills {@code b}'s ranks and move codes (its results already in place) for indexes {@code from..to-1}, the
+     * table's results read through {@code successors}: each move looked up until the best is found.
      */
-    private static void fillBestMoves(Successors successors, PositionIndex index, BestMoves b, long from, long to, boolean markCaptures,
-                                      boolean withMoves) {
-        int stored = b.stored().ordinal();
+    private static void fillBestMoves(Successors successors, PositionIndex index, BestMoves b, long from, long to) {
         long lo = b.lo();
         byte[] results = b.results(), ranks = b.ranks();
         short[] codes = b.moves();
@@ -382,18 +432,14 @@ public final class TableExport {
         for (long i = from; i < to; i++) {
             boolean decoded = false;
             for (int s = 0; s < 2; s++) {
-                int at = (int) (2 * (i - lo) + s), v = results[at] & 0xFF, result = late.result(2 * i + s, v);
+                int at = (int) (2 * (i - lo) + s), result = late.result(2 * i + s, results[at] & 0xFF);
                 ranks[at] = (byte) IndexedTable.NO_MOVE;
                 codes[at] = PositionRows.NO_MOVE;
-                // a best move for a win or a loss (not checkmate); a mark for the stored side's legal entries, but a listed late ply's
-                boolean best = withMoves && result != Result.NONE && result != Result.DRAW && result != 1, markable = markCaptures && s == stored && result == v;
-                if (!best && !markable) continue;
+                // a best move for a win or a loss, not checkmate
+                if (result == Result.NONE || result == Result.DRAW || result == 1) continue;
                 if (!decoded) decoded = index.decode(i, squares);
-                int n = best ? successors.sortedLegalMoves(squares, s, moves) : successors.legalExits(squares, s, moves);
-                int rank = best ? successors.bestMoveRank(squares, s, result, moves, n) : 0;
-                // the moves ranked before the best one do not reach its ply: the marks need look from it on
-                if (markable && successors.exitsDecide(squares, s, result, moves, rank, n)) b.byExits().set((int) (i - lo));
-                if (!best) continue;
+                int n = successors.sortedLegalMoves(squares, s, moves);
+                int rank = successors.bestMoveRank(squares, s, result, moves, n);
                 if (rank >= IndexedTable.NO_MOVE) throw new IllegalStateException(rank + " moves do not fit the move byte");
                 ranks[at] = (byte) rank;
                 codes[at] = PositionRows.moveCode(moves[rank]);

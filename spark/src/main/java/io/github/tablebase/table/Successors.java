@@ -119,23 +119,6 @@ public final class Successors {
     /** The legal moves of {@code side} on {@code squares}, as {@link MoveGenerator#sortedLegalMoves} ranks them, into {@code moves}; their count. */
     public int sortedLegalMoves(int[] squares, int side, int[] moves) { return gen.sortedLegalMoves(squares, side, moves); }
 
-    /** The captures and promotions of {@code side} on {@code squares} ({@link MoveGenerator#legalExits}) into {@code moves}; their count. */
-    public int legalExits(int[] squares, int side, int[] moves) { return gen.legalExits(squares, side, moves); }
-
-    /**
-     * Whether the captures and promotions among a position's legal {@code moves} give its result {@code result},
-     * {@code side} to move: a prober then finds the result from them alone, so that a compressed table may mark the
-     * entry instead. They do when one leads where the best moves lead (a draw for a draw; else the ply before): no
-     * capture of a drawn position wins, none of a won one mates sooner, none of a lost one holds out longer. Only
-     * {@code moves[first .. n - 1]} are looked at: those before {@code first} are known not to lead there.
-     */
-    public boolean exitsDecide(int[] squares, int side, int result, int[] moves, int first, int n) {
-        int wanted = result == Result.DRAW ? Result.DRAW : result - 1;
-        long occupied = MoveGenerator.occupied(squares);
-        for (int k = first; k < n; k++) if (!MoveGenerator.staysInTable(occupied, moves[k]) && exitResult(squares, moves[k], 1 - side) == wanted) return true;
-        return false;
-    }
-
     /**
      * The rank among a position's {@code n} legal {@code moves}, sorted as {@link #sortedLegalMoves} sorts them, of its
      * best move, its result being {@code result} (a win or a loss, not checkmate). The winner's first move into a

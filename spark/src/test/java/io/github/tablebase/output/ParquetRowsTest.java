@@ -29,9 +29,10 @@ class ParquetRowsTest {
         Path kqkr = GeneratedTables.folder("KQKR"), root = kqkr.getParent();
         Material material = Material.parse("KQKR");
         PositionIndex index = new PositionIndex(material);
-        Map<Material, IndexedTable> smaller = SampleCheckTest.smallerPackedTables(root, material);
+        Map<Material, IndexedTable> smaller = GeneratedTables.smallerPackedTables(root, material);
         IndexedTable packed = IndexedTable.open(kqkr.resolve("kqkr.tbl"));
-        TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packed.resultPlane(), smaller), index, 0, index.size(), CompressedTable.strongerSide(material), false);
+        TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packed.resultPlane(), smaller), index, 0, index.size(), CompressedTable.strongerSide(material),
+                null);
         Path file = dir.resolve("rows.parquet");
         Configuration hadoop = new Configuration();
         try (OutputStream out = Files.newOutputStream(file)) {

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.github.tablebase.GeneratedTables;
+import io.github.tablebase.SearchedMarks;
 import io.github.tablebase.chess.Color;
 import io.github.tablebase.chess.Material;
-import io.github.tablebase.chess.MaterialChange;
 import io.github.tablebase.chess.Position;
 import io.github.tablebase.chess.PositionIndex;
 import io.github.tablebase.probe.BlockCache;
@@ -21,9 +21,8 @@ import io.github.tablebase.table.Successors;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.util.BitSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -106,21 +105,21 @@ class SampleCheckTest {
         Material material = Material.parse("KPKP");
         PositionIndex index = new PositionIndex(material);
         // KPKP's compressed file written again with its marks, as the export writes it by default
-        Map<Material, IndexedTable> smaller = smallerPackedTables(copy, material);
+        Map<Material, IndexedTable> smaller = GeneratedTables.smallerPackedTables(copy, material);
         IndexedTable packedKpkp = IndexedTable.open(copy.resolve("kpkp").resolve("kpkp.tbl"));
         Color white = Color.WHITE;
-        TableExport.BestMoves b = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), white, true);
-        // on every core, in chunks with successors of their own: the same planes and marks
+        Successors successors = new Successors(material, packedKpkp.resultPlane(), smaller);
+        BitSet byEntry = SearchedMarks.byEntry(successors, index, packedKpkp.resultPlane(), 0, index.size());
+        TableExport.BestMoves b = TableExport.bestMoves(successors, index, 0, index.size(), white, TableExport.sideMarks(byEntry, 0, 0, index.size(), white));
+        // on every core, in chunks with successors of their own: the same planes and moves
         TableExport.BestMoves chunked = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(), white,
-                true, true, true);
+                TableExport.sideMarks(byEntry, 0, 0, index.size(), white), true, true);
         assertArrayEquals(b.ranks(), chunked.ranks());
         assertArrayEquals(b.moves(), chunked.moves());
         assertArrayEquals(b.results(), chunked.results());
-        assertEquals(b.byExits(), chunked.byExits());
-        // with no best moves wanted, the captures and promotions alone searched: the same marks, and no moves
+        // with no best moves wanted: the results alone, and no moves
         TableExport.BestMoves marksOnly = TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0, index.size(),
-                white, true, true, false);
-        assertEquals(b.byExits(), marksOnly.byExits());
+                white, TableExport.sideMarks(byEntry, 0, 0, index.size(), white), true, false);
         assertArrayEquals(b.results(), marksOnly.results());
         for (int e = 0; e < marksOnly.ranks().length; e++) {
             assertEquals(IndexedTable.NO_MOVE, marksOnly.ranks()[e] & 0xFF);
@@ -130,7 +129,7 @@ class SampleCheckTest {
         // other side searched over it
         for (Color stored : Color.values()) {
             TableExport.BestMoves side = stored == white ? b : TableExport.bestMoves(new Successors(material, packedKpkp.resultPlane(), smaller), index, 0,
-                    index.size(), stored, true, true, false);
+                    index.size(), stored, TableExport.sideMarks(byEntry, 0, 0, index.size(), stored), true, false);
             Path cdtm = copy.resolve("kpkp").resolve("kpkp.cdtm");
             try (OutputStream out = Files.newOutputStream(cdtm)) {
                 CompressedTable.write(index, 0, index.size(), side.results(), stored, side.byExits(), side.late(), out);
@@ -155,20 +154,6 @@ class SampleCheckTest {
             assertEquals(side.byExits().cardinality(), marked);
             assertTrue(marked > checked / 10, marked + " of " + checked + " positions marked");
         }
-    }
-
-    /**
-     * The packed tables (one part each) that {@code material}'s captures and promotions lead to, by the material of
-     * each table (KRK for KKR), from the folders in {@code root}.
-     */
-    static Map<Material, IndexedTable> smallerPackedTables(Path root, Material material) throws Exception {
-        Map<Material, IndexedTable> smaller = new HashMap<>();
-        for (MaterialChange.Exit e : MaterialChange.exits(material)) {
-            Material after = e.change().after().tableMaterial();
-            if (after.size() > 2 && !smaller.containsKey(after))
-                smaller.put(after, IndexedTable.open(root.resolve(after.name().toLowerCase(Locale.ROOT)).resolve(IndexedTable.partName(after, 0, 1))));
-        }
-        return smaller;
     }
 
     /** Copies the tables under {@code root} into {@code copy}, their Parquet files left out. */
